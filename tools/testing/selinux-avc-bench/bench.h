@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared helpers for the SELinux AVC benchmarks: timing, argument parsing
+ * and error reporting.  Under qemu with -icount shift=0 one guest
+ * nanosecond is one guest instruction.
+ */
+#ifndef SELINUX_AVC_BENCH_H
+#define SELINUX_AVC_BENCH_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define __noreturn		__attribute__((noreturn))
+#define __printf(a, b)		__attribute__((format(printf, a, b)))
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
+static const char *bench_prog = "bench";
+
+static inline void __noreturn __printf(1, 2)
+die(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	fprintf(stderr, "%s: ", bench_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static inline unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts))
+		die("clock_gettime");
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static inline unsigned long parse_count(const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || !v) {
+		errno = 0;
+		die("bad iteration count '%s'", s);
+	}
+	return v;
+}
+
+/* Warm-up share of a run: a tenth, at least one iteration. */
+static inline unsigned long warmup_of(unsigned long iters)
+{
+	return iters / 10 ? iters / 10 : 1;
+}
+
+/* Per-operation time in microseconds, the unit lmbench prints. */
+static inline double usecs_per_op(unsigned long long ns, unsigned long ops)
+{
+	return (double)ns / 1000.0 / (double)ops;
+}
+
+#endif /* SELINUX_AVC_BENCH_H */

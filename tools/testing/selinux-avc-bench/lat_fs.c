@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lat_fs - create and unlink latency of empty files (lat_fs-like).
+ *
+ * Usage: lat_fs [-N files] [dir]
+ *
+ * Creates @files empty files in a fresh subdirectory of @dir (default
+ * /tmp), then unlinks them, timing each phase.  On tmpfs under SELinux
+ * every create computes a transition SID for the new inode.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+
+#define DEFAULT_FILES	5000UL
+
+static char top[256];
+
+static void name_of(char *buf, size_t len, unsigned long i)
+{
+	snprintf(buf, len, "%.200s/%05lu", top, i);
+}
+
+static unsigned long long create_files(unsigned long n)
+{
+	unsigned long long t0 = now_ns();
+	char path[PATH_MAX];
+	unsigned long i;
+	int fd;
+
+	for (i = 0; i < n; i++) {
+		name_of(path, sizeof(path), i);
+		fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (fd < 0)
+			die("create %s", path);
+		close(fd);
+	}
+	return now_ns() - t0;
+}
+
+static unsigned long long unlink_files(unsigned long n)
+{
+	unsigned long long t0 = now_ns();
+	char path[PATH_MAX];
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		name_of(path, sizeof(path), i);
+		if (unlink(path))
+			die("unlink %s", path);
+	}
+	return now_ns() - t0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long files = DEFAULT_FILES;
+	unsigned long long tc, tu;
+	const char *dir = "/tmp";
+	int opt;
+
+	bench_prog = "lat_fs";
+	while ((opt = getopt(argc, argv, "N:")) != -1) {
+		switch (opt) {
+		case 'N':
+			files = parse_count(optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: lat_fs [-N files] [dir]\n");
+			return 2;
+		}
+	}
+	if (optind < argc)
+		dir = argv[optind];
+	snprintf(top, sizeof(top), "%.200s/lat_fs.%d", dir, (int)getpid());
+	if (mkdir(top, 0755))
+		die("mkdir %s", top);
+
+	create_files(warmup_of(files));
+	unlink_files(warmup_of(files));
+	tc = create_files(files);
+	tu = unlink_files(files);
+	if (rmdir(top))
+		die("rmdir %s", top);
+
+	/* lmbench's line: size, count, creates/s, deletes/s. */
+	printf("0k\t%lu\t%.0f\t%.0f\n", files, files * 1e9 / tc,
+	       files * 1e9 / tu);
+	fprintf(stderr, "File create: %.4f microseconds\n",
+		usecs_per_op(tc, files));
+	fprintf(stderr, "File unlink: %.4f microseconds\n",
+		usecs_per_op(tu, files));
+	fprintf(stderr, "File create+unlink: %.4f microseconds\n",
+		usecs_per_op(tc + tu, files));
+	return 0;
+}

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * serun - minimal SELinux helper for a busybox guest without SELinux
+ * applets.
+ *
+ * Usage: serun exec CONTEXT PROGRAM [ARG...]
+ *          write CONTEXT to /proc/self/attr/exec, then execv PROGRAM
+ *        serun label CONTEXT FILE...
+ *          set the security.selinux attribute of each FILE (no follow)
+ *        serun context [PID]
+ *          print the current context of PID (default: self)
+ */
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/xattr.h>
+
+#include "bench.h"
+
+#define XATTR_NAME	"security.selinux"
+
+static void __noreturn print_usage(void)
+{
+	fprintf(stderr,
+		"usage: serun exec CONTEXT PROGRAM [ARG...]\n"
+		"       serun label CONTEXT FILE...\n"
+		"       serun context [PID]\n");
+	exit(2);
+}
+
+static void write_attr(const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	int fd;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		die("open %s", path);
+	if (write(fd, val, len) != (ssize_t)len)
+		die("write '%s' to %s", val, path);
+	close(fd);
+}
+
+static int do_context(int argc, char **argv)
+{
+	char path[64], buf[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/attr/current",
+		 argc > 0 ? argv[0] : "self");
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die("open %s", path);
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		die("read %s", path);
+	close(fd);
+	while (n > 0 && (buf[n - 1] == '\0' || buf[n - 1] == '\n'))
+		n--;
+	buf[n] = '\0';
+	printf("%s\n", buf);
+	return 0;
+}
+
+static int do_label(int argc, char **argv)
+{
+	int i, ret = 0;
+
+	if (argc < 2)
+		print_usage();
+	for (i = 1; i < argc; i++) {
+		if (lsetxattr(argv[i], XATTR_NAME, argv[0],
+			      strlen(argv[0]) + 1, 0)) {
+			fprintf(stderr, "serun: label %s %s: %s\n", argv[i],
+				argv[0], strerror(errno));
+			ret = 1;
+		}
+	}
+	return ret;
+}
+
+static int do_exec(int argc, char **argv)
+{
+	if (argc < 2)
+		print_usage();
+	write_attr("/proc/self/attr/exec", argv[0]);
+	execv(argv[1], argv + 1);
+	die("exec %s in %s", argv[1], argv[0]);
+}
+
+int main(int argc, char **argv)
+{
+	bench_prog = "serun";
+	if (argc < 2)
+		print_usage();
+	if (!strcmp(argv[1], "exec"))
+		return do_exec(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "label"))
+		return do_label(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "context"))
+		return do_context(argc - 2, argv + 2);
+	print_usage();
+	return 2;
+}
