@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the benchmark guest's initramfs:
+#   build/guest/initrd-<policy>.gz
+# busybox-static, the static benchmarks from tools/testing/selinux-avc-bench,
+# the SELinux policy (scripts/policy.sh), a copy of sys/types.h and the init
+# script from scripts/guest/.
+# Usage: guest.sh [project|debian]   (default: $POLICY or project)
+. "$(dirname "$0")/lib.sh"
+
+kind=${1:-${POLICY:-project}}
+G=$BUILD/guest
+root=$G/root-$kind
+initrd=$G/initrd-$kind.gz
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+
+for t in gcc cpio gzip checkpolicy; do
+	command -v $t >/dev/null || die "$t not found: run scripts/deps.sh"
+done
+[ -x "$BUSYBOX" ] || die "no $BUSYBOX: apt-get install busybox-static"
+file -L "$BUSYBOX" 2>/dev/null | grep -q 'dynamically linked' &&
+	die "$BUSYBOX is dynamically linked: install busybox-static"
+types_h=
+for f in /usr/include/sys/types.h /usr/include/x86_64-linux-gnu/sys/types.h; do
+	[ -f "$f" ] && { types_h=$f; break; }
+done
+[ -n "$types_h" ] || die "no sys/types.h on the host: apt-get install libc6-dev"
+
+msg "building benchmarks"
+make -s -C "$TOP/tools/testing/selinux-avc-bench" OUT="$G/bin" ||
+	die "benchmark build failed"
+"$TOP/scripts/policy.sh" "$kind"
+
+msg "assembling initramfs ($kind policy)"
+rm -rf "$root"
+mkdir -p "$root"/{bin,bench,dev,proc,sys,tmp,policy,usr/include/sys}
+cp "$BUSYBOX" "$root/bin/busybox"
+for a in $("$BUSYBOX" --list); do
+	[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
+done
+for b in lat_syscall lat_pipe lat_fs pathwalk serun; do
+	cp "$G/bin/$b" "$root/bench/$b"
+done
+ln -s ../bench/serun "$root/bin/serun"
+cp "$TOP/scripts/guest/run.sh" "$root/bench/run.sh"
+cp "$TOP/scripts/guest/init" "$root/init"
+chmod 755 "$root/init"
+cp "$types_h" "$root/usr/include/sys/types.h"
+echo secret > "$root/secret"
+cp "$G/policy-$kind"/{policy.bin,labels,domain,permissive_domain,kind} "$root/policy/"
+mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null ||
+	die "mknod dev/console failed (needs root)"
+
+# Fixed timestamps and order, so the same inputs give the same image.
+find "$root" -exec touch -h -d @0 {} +
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+	gzip -9 -n > "$initrd.tmp"
+mv "$initrd.tmp" "$initrd"
+msg "initramfs: ${initrd#$TOP/} ($(du -k "$initrd" | cut -f1) KiB)"

@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the guest's SELinux policy into build/guest/policy/.
+# Usage: policy.sh [project|debian]   (default: $POLICY or project)
+#
+#   project  the policy in scripts/policy/.  Class, permission and initial
+#            SID declarations come from the kernel's own mdp tool, built
+#            and run from the pristine tree; everything else is ours.
+#   debian   Debian's selinux-policy-default, as compiled by its package
+#            (/etc/selinux/default/policy/policy.NN), with file labels
+#            taken from its file_contexts.
+#
+# Output: policy.bin, labels (PATH CONTEXT lines for the init script),
+# domain (the context the benchmark runs in), kind (project|debian).
+. "$(dirname "$0")/lib.sh"
+
+kind=${1:-${POLICY:-project}}
+PDIR=$TOP/scripts/policy
+out=$BUILD/guest/policy-$kind
+mkdir -p "$out"
+
+# Labels the guest needs for files that the policy decides nothing about.
+guest_paths="/ /init /bin /bin/busybox /bin/sh /bench /bench/lat_syscall
+/usr /usr/include /usr/include/sys /usr/include/sys/types.h /secret
+/dev /dev/console /dev/null /dev/zero /tmp"
+
+build_mdp() {
+	local mdir=$BUILD/guest/mdp inc
+	local src=$PRISTINE/scripts/selinux/mdp/mdp.c
+	[ -f "$src" ] || die "no $src: run 'make source' first"
+	mkdir -p "$mdir/stub/generated"
+	# linux/kconfig.h wants generated/autoconf.h; mdp only reads a few
+	# filesystem options from it, so the stock guest config is used
+	# when present and an empty one otherwise.
+	inc=$OUTDIR/stock-x86_64-guest/include
+	if [ ! -f "$inc/generated/autoconf.h" ]; then
+		: > "$mdir/stub/generated/autoconf.h"
+		inc=$mdir/stub
+	fi
+	if [ ! -x "$mdir/mdp" ] || [ "$src" -nt "$mdir/mdp" ]; then
+		gcc -O1 -o "$mdir/mdp" -I"$PRISTINE/include/uapi" -I"$PRISTINE/include" \
+			-I"$PRISTINE/security/selinux/include" -I"$inc" "$src" ||
+			die "building mdp from $src failed"
+	fi
+	(cd "$mdir" && ./mdp -m policy.conf file_contexts) || die "mdp failed"
+	echo "$mdir/policy.conf"
+}
+
+# decls MDP_POLICY: the class, initial SID and access vector declarations,
+# i.e. everything before mdp's MLS section.
+decls() {
+	awk '/^(sensitivity|policycap|type|role|user) /{exit} {print}' "$1"
+}
+
+build_project() {
+	local mdp conf=$out/policy.conf classes sid t line lineno err caps tries=0
+	mdp=$(build_mdp)
+	decls "$mdp" > "$out/decls.conf"
+	grep -Evq '^(class|sid|common) [a-z0-9_]+$|^[{}]$|^	[a-z0-9_]+$|^inherits |^$' "$out/decls.conf" &&
+		die "unexpected lines in mdp's declarations: $(grep -Ev '^(class|sid|common) |^[{}]$|^	|^$' "$out/decls.conf" | head -3)"
+	classes=$(awk '/^class [a-z0-9_]+$/ && !seen[$2]++ {print $2}' "$out/decls.conf")
+	[ -n "$classes" ] || die "no classes in mdp output"
+	cp "$PDIR/policycaps.conf" "$out/policycaps.conf"
+
+	while :; do
+		{
+			cat "$out/decls.conf" "$PDIR/mls.conf"
+			grep -v '^#' "$out/policycaps.conf"
+			cat "$PDIR/bench.te"
+			echo "# generated: the unconfined domains may do everything"
+			for c in $classes; do
+				echo "allow unconfined_domain { domain file_type }:$c *;"
+			done
+			cat "$PDIR/users.conf"
+			echo "# generated: initial SID contexts"
+			for sid in $(awk '/^sid [a-z0-9_]+$/ {print $2}' "$out/decls.conf"); do
+				t=$(awk -v s="$sid" '$1 == s {print $2}' "$PDIR/initial_sids")
+				echo "sid $sid system_u:object_r:${t:-unlabeled_t}:s0"
+			done
+			cat "$PDIR/fs.conf"
+		} > "$conf"
+		# "role object_r" is implicit, so kernel_t contexts use system_r.
+		sed -i 's/^\(sid \(kernel\|init\|any_socket\|port\|netif\|netmsg\|node\) system_u:\)object_r/\1system_r/' "$conf"
+		err=$(checkpolicy -M -U allow -o "$out/policy.bin" "$conf" 2>&1) && break
+		# Drop a policy capability this checkpolicy does not know.
+		caps=$(printf '%s\n' "$err" | sed -n "s/.*ERROR 'invalid policy capability name \([a-z0-9_]*\)'.*/\1/p" | head -1)
+		line="policycap $caps;"
+		case $caps in
+		?*)
+			warn "checkpolicy $(checkpolicy -V 2>/dev/null | cut -d' ' -f1) does not know policycap $caps: dropped"
+			grep -vxF "$line" "$out/policycaps.conf" > "$out/policycaps.tmp"
+			mv "$out/policycaps.tmp" "$out/policycaps.conf"
+			tries=$((tries + 1))
+			[ $tries -lt 40 ] || die "checkpolicy keeps failing: $err"
+			;;
+		*)
+			printf '%s\n' "$err" >&2
+			die "checkpolicy failed on $conf"
+			;;
+		esac
+	done
+	grep -v '^#' "$PDIR/file_labels" | awk 'NF == 2 {print $1, "system_u:object_r:" $2 ":s0"}' > "$out/labels"
+	echo "system_u:system_r:bench_t:s0" > "$out/domain"
+	echo "system_u:system_r:bench_perm_t:s0" > "$out/permissive_domain"
+}
+
+build_debian() {
+	local pol fc p ctx
+	pol=$(ls /etc/selinux/default/policy/policy.* 2>/dev/null | sort -V | tail -1)
+	[ -n "$pol" ] ||
+		die "no compiled Debian policy in /etc/selinux/default/policy: apt-get install selinux-policy-default"
+	fc=/etc/selinux/default/contexts/files/file_contexts
+	[ -f "$fc" ] || die "no $fc"
+	cp "$pol" "$out/policy.bin"
+	: > "$out/labels"
+	for p in $guest_paths; do
+		ctx=$(matchpathcon -n -f "$fc" "$p" 2>/dev/null) || continue
+		[ "$ctx" = "<<none>>" ] && continue
+		echo "$p $ctx" >> "$out/labels"
+	done
+	cat "$PDIR/debian.domain" > "$out/domain"
+	: > "$out/permissive_domain"
+}
+
+case $kind in
+project) build_project ;;
+debian) build_debian ;;
+*) die "POLICY must be project or debian, not '$kind'" ;;
+esac
+echo "$kind" > "$out/kind"
+msg "policy ($kind): ${out#$TOP/}/policy.bin"
