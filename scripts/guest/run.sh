@@ -1,20 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Runs the benchmark suite; started by /init, confined when SELinux is on.
+# Runs the benchmark suite.  Started by /init; with SELinux on, every
+# benchmark is exec'd into DOMAIN through /proc/self/attr/exec.
+# Usage: run.sh [DOMAIN]
 # Every result line is "SELINUX-AVC-BENCH: RESULT <lmbench-style line>".
 M=SELINUX-AVC-BENCH
 scale=${BENCH_SCALE:-100}
 cd /tmp || exit 1
+if [ -n "$1" ]; then
+	set -- serun exec "$1"
+fi
+wrap="$*"
 
 n() { echo $(($1 * scale / 100 + 1)); }
 
 run() {
-	"$@" 2>&1 >/dev/null | while read -r l; do
+	$wrap "$@" 2>&1 >/dev/null | while read -r l; do
 		echo "$M: RESULT $l"
 	done
 }
 
-echo "$M: CONTEXT $(/bench/serun context 2>/dev/null || echo none)"
+echo "$M: CONTEXT $($wrap /bench/serun context 2>/dev/null || echo none)"
 for op in null read write fstat; do
 	run /bench/lat_syscall -N "$(n 200000)" $op
 done

@@ -9,9 +9,12 @@
  *          set the security.selinux attribute of each FILE (no follow)
  *        serun context [PID]
  *          print the current context of PID (default: self)
+ *        serun load POLICY
+ *          load a binary policy; selinuxfs wants it in a single write()
  */
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/xattr.h>
 
 #include "bench.h"
@@ -23,7 +26,8 @@ static void __noreturn print_usage(void)
 	fprintf(stderr,
 		"usage: serun exec CONTEXT PROGRAM [ARG...]\n"
 		"       serun label CONTEXT FILE...\n"
-		"       serun context [PID]\n");
+		"       serun context [PID]\n"
+		"       serun load POLICY\n");
 	exit(2);
 }
 
@@ -79,6 +83,40 @@ static int do_label(int argc, char **argv)
 	return ret;
 }
 
+static int do_load(int argc, char **argv)
+{
+	struct stat st;
+	size_t done = 0;
+	ssize_t n;
+	char *buf;
+	int fd;
+
+	if (argc != 1)
+		print_usage();
+	fd = open(argv[0], O_RDONLY);
+	if (fd < 0 || fstat(fd, &st))
+		die("open %s", argv[0]);
+	buf = malloc(st.st_size ? st.st_size : 1);
+	if (!buf)
+		die("malloc");
+	while (done < (size_t)st.st_size) {
+		n = read(fd, buf + done, st.st_size - done);
+		if (n <= 0)
+			die("read %s", argv[0]);
+		done += n;
+	}
+	close(fd);
+	fd = open("/sys/fs/selinux/load", O_WRONLY);
+	if (fd < 0)
+		die("open /sys/fs/selinux/load");
+	n = write(fd, buf, done);
+	if (n != (ssize_t)done)
+		die("load %s (%zu bytes)", argv[0], done);
+	close(fd);
+	free(buf);
+	return 0;
+}
+
 static int do_exec(int argc, char **argv)
 {
 	if (argc < 2)
@@ -99,6 +137,8 @@ int main(int argc, char **argv)
 		return do_label(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "context"))
 		return do_context(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "load"))
+		return do_load(argc - 2, argv + 2);
 	print_usage();
 	return 2;
 }
