@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+# SELinux per-CPU AVC decision cache: build, test and benchmark driver.
+# Every target does its own setup; see 'make help'.
+
+KSRC ?=
+JOBS ?= $(shell nproc)
+CI ?=
+export KSRC JOBS CI
+
+S := scripts
+
+.PHONY: help deps source tree apply kernel kernel-stock kernel-patched kunit \
+	kunit-um kunit-x86_64 sparse checkpatch series check test-scripts \
+	bench bench-os stress export clean distclean
+
+help:
+	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y'
+	@echo
+	@echo 'Main commands:'
+	@echo '  make bench        build stock and patched kernels, run the syscall benchmarks,'
+	@echo '                    print the table, write results/ (CSV, JSON, PNG)'
+	@echo '  make check        all tests: series applies, checkpatch, sparse, KUnit (UML and'
+	@echo '                    x86_64 -smp 2), script tests; ends with "N passed, N failed"'
+	@echo
+	@echo 'Steps:'
+	@echo '  make deps         install the Debian packages (as root), or print the apt-get line'
+	@echo '  make source       unpack the kernel source into build/src/<id>/pristine (git, tag avc-base)'
+	@echo '  make tree         pristine + series -> build/src/<id>/patched (branch avc-pcpu)'
+	@echo '  make kernel       x86_64 guest kernels, stock and patched, in build/out/<id>/'
+	@echo '  make kunit        KUnit suites on UML and on x86_64 qemu -smp 2'
+	@echo '  make sparse       sparse C=2 on security/selinux, patched vs stock'
+	@echo '  make checkpatch   checkpatch.pl --strict on the exported series'
+	@echo '  make series       git format-patch series with cover letter in build/series/'
+	@echo '  make apply KSRC=DIR  apply the series to your clean 6.12.y git tree as commits'
+	@echo '                    on a new branch avc-pcpu (the only target that writes to KSRC)'
+	@echo '  make bench-os     the benchmark with CONFIG_CC_OPTIMIZE_FOR_SIZE kernels'
+	@echo '  make stress       multi-CPU reload/check race stress in qemu'
+	@echo '  make clean        remove build outputs but keep the unpacked source'
+	@echo '  make distclean    remove build/ and results/'
+	@echo
+	@echo 'Options:'
+	@echo '  KSRC=DIR   use your own 6.12.y tree (read only; cloned or copied into build/)'
+	@echo '  JOBS=N     parallel make jobs (default: nproc)'
+	@echo '  CI=true    what .ci/run sets: no interactive output assumptions'
+
+deps:
+	@$(S)/deps.sh
+
+source: deps
+	@$(S)/source.sh
+
+tree: source
+	@$(S)/tree.sh
+
+apply:
+	@$(S)/apply.sh
+
+kernel-stock: source
+	@$(S)/build.sh stock
+
+kernel-patched: tree
+	@$(S)/build.sh patched
+
+kernel: kernel-stock kernel-patched
+
+kunit-um: tree
+	@$(S)/kunit.sh um
+
+kunit-x86_64: tree
+	@$(S)/kunit.sh x86_64
+
+kunit: kunit-um kunit-x86_64
+
+sparse: kernel
+	@$(S)/sparse.sh
+
+series: tree
+	@$(S)/series.sh
+
+checkpatch: series
+	@$(S)/checkpatch.sh
+
+test-scripts: deps
+	@$(S)/test-scripts.sh
+
+check: deps
+	@$(S)/check.sh
+
+bench: deps
+	@$(S)/bench-all.sh
+
+bench-os: deps
+	@$(S)/bench-all.sh os
+
+stress: deps
+	@$(S)/stress.sh
+
+export:
+	@$(S)/export.sh
+
+clean:
+	rm -rf build/out build/series build/logs build/guest
+
+distclean:
+	rm -rf build results

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build a guest kernel out of tree.
+# Usage: build.sh stock|patched [FLAVOR]
+#   FLAVOR is a config fragment name under configs/ minus ".config", applied
+#   on top of tinyconfig and configs/x86_64-guest.config (default: x86_64-guest).
+#   Extra fragments can be stacked with '+': x86_64-guest+os.
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: build.sh stock|patched [flavor]}
+flavor=${2:-x86_64-guest}
+case $variant in
+stock) src=$PRISTINE ;;
+patched) need_tree; src=$PATCHED ;;
+*) die "build.sh: variant must be stock or patched, not '$variant'" ;;
+esac
+[ -d "$src" ] || die "no source tree $src: run 'make source'"
+
+out=$OUTDIR/$variant-$flavor
+mkdir -p "$out" "$BUILD/logs"
+log=$BUILD/logs/build-$SRCID-$variant-$flavor.log
+frags=()
+for f in x86_64-guest ${flavor//+/ }; do
+	[ -f "$TOP/configs/$f.config" ] || die "no config fragment configs/$f.config"
+	case " ${frags[*]-} " in *" $TOP/configs/$f.config "*) ;; *) frags+=("$TOP/configs/$f.config") ;; esac
+done
+
+CCACHE=
+command -v ccache >/dev/null && CCACHE="ccache "
+MAKEARGS=(-C "$src" O="$out" ARCH=x86_64 CC="${CCACHE}gcc" -j"$JOBS")
+
+# Regenerate .config only when the fragments change, so rebuilds stay incremental.
+stamp=$(cat "${frags[@]}" | md5sum | cut -c1-32)
+if [ ! -f "$out/.config" ] || [ "$(cat "$out/.fragstamp" 2>/dev/null)" != "$stamp" ]; then
+	msg "configuring $variant ($flavor)"
+	make "${MAKEARGS[@]}" tinyconfig >"$log" 2>&1 || { tail -20 "$log"; die "tinyconfig failed (log: $log)"; }
+	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config "${frags[@]}") >>"$log" 2>&1 ||
+		{ tail -20 "$log"; die "merge_config failed (log: $log)"; }
+	make "${MAKEARGS[@]}" olddefconfig >>"$log" 2>&1 || { tail -20 "$log"; die "olddefconfig failed"; }
+	# Every fragment line must have survived olddefconfig.
+	bad=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | while read -r l; do
+		grep -qxF "$l" "$out/.config" || echo "$l"; done)
+	[ -z "$bad" ] || warn "config lines not honoured: $(echo $bad)"
+	echo "$stamp" > "$out/.fragstamp"
+fi
+msg "building $variant kernel ($flavor) in ${out#$TOP/}"
+start=$SECONDS
+make "${MAKEARGS[@]}" bzImage >>"$log" 2>&1 &
+pid=$!
+while kill -0 $pid 2>/dev/null; do
+	sleep 10
+	kill -0 $pid 2>/dev/null && printf '    ... %s %s: %ds, %s\n' "$variant" "$flavor" \
+		$((SECONDS - start)) "$(tail -1 "$log" | cut -c1-60)" >&2
+done
+wait $pid || { tail -30 "$log"; die "kernel build failed ($variant $flavor), log: $log"; }
+msg "$variant ($flavor) built in $((SECONDS - start))s: ${out#$TOP/}/arch/x86/boot/bzImage"

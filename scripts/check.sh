@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: every test of the project, in order.  A failing step does not
+# stop the others; the run ends with "N passed, N failed" and fails if any
+# step failed.  CHECK_ONLY="step ..." runs a subset.
+. "$(dirname "$0")/lib.sh"
+
+S=$TOP/scripts
+pass=0 failn=0 n=0 failed=()
+start_all=$SECONDS
+step() {
+	local name=$1; shift
+	if [ -n "${CHECK_ONLY:-}" ] && [[ " $CHECK_ONLY " != *" $name "* ]]; then
+		return 0
+	fi
+	n=$((n + 1))
+	local t0=$SECONDS
+	msg "[$n] $name"
+	if "$@"; then
+		pass=$((pass + 1))
+		echo "ok $n - $name ($((SECONDS - t0))s)"
+	else
+		failn=$((failn + 1))
+		failed+=("$name")
+		echo "not ok $n - $name ($((SECONDS - t0))s)"
+	fi
+}
+
+series_am() {
+	# The exported series must apply with git am to a clean copy of the base.
+	local d=$SRCDIR/am-check
+	rm -rf "$d"
+	kgit "$PRISTINE" worktree prune
+	kgit "$PRISTINE" worktree add -q --detach "$d" "$BASE_TAG" || return 1
+	local rc=0
+	kgit "$d" am -q --whitespace=error-all $(ls "$BUILD"/series/0*.patch | grep -v cover-letter) || rc=1
+	[ $rc -eq 0 ] && [ "$(kgit "$d" rev-parse 'HEAD^{tree}')" = "$(kgit "$PATCHED" rev-parse 'HEAD^{tree}')" ] || rc=1
+	kgit "$d" am --abort >/dev/null 2>&1 || true
+	kgit "$PRISTINE" worktree remove --force "$d"
+	return $rc
+}
+
+step deps "$S/deps.sh"
+step tree "$S/tree.sh"
+step series "$S/series.sh"
+step series-git-am series_am
+step checkpatch "$S/checkpatch.sh"
+step test-scripts "$S/test-scripts.sh"
+step kunit-um "$S/kunit.sh" um
+step kernel-stock "$S/build.sh" stock
+step kernel-patched "$S/build.sh" patched
+step sparse "$S/sparse.sh"
+step kunit-x86_64-smp2 "$S/kunit.sh" x86_64
+if [ -x "$S/matrix.sh" ]; then
+	step matrix "$S/matrix.sh"
+fi
+
+echo "check: $((SECONDS - start_all))s${failed[*]:+, failed: ${failed[*]}}"
+echo "$pass passed, $failn failed"
+[ $failn -eq 0 ]

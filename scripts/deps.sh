@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian packages the targets need, or say how to.
+# Usage: deps.sh [group...]   groups: build kunit guest bench (default: all)
+. "$(dirname "$0")/lib.sh"
+
+declare -A PKG=(
+	[build]="bc flex bison libelf-dev libssl-dev cpio ccache sparse xz-utils git make gcc python3 perl"
+	[source]="linux-source-6.12"
+	[guest]="qemu-system-x86 busybox-static checkpolicy selinux-policy-default"
+	[bench]="gnuplot-nox"
+)
+groups=${*:-build source guest bench}
+want=(${DEPS_EXTRA:-})
+for g in $groups; do
+	[ -n "${PKG[$g]+x}" ] || die "deps.sh: unknown group '$g'"
+	for p in ${PKG[$g]}; do want+=("$p"); done
+done
+# Skip the source package when the user brings their own tree.
+if [ -n "$KSRC" ]; then
+	want=("${want[@]/linux-source-6.12/}")
+fi
+
+missing=()
+for p in "${want[@]}"; do
+	[ -n "$p" ] || continue
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+line="apt-get install -y ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	printf 'error: missing packages: %s\n  run as root: %s\n' "${missing[*]}" "$line" >&2
+	exit 1
+fi
+msg "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq || warn "apt-get update failed; trying the install anyway"
+apt-get install -y -qq "${missing[@]}" >/dev/null ||
+	die "apt-get failed; try by hand: $line"

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the scripts in this directory. Source it, don't run it.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+KSRC=${KSRC:-}
+JOBS=${JOBS:-$(nproc)}
+
+# One directory per kernel source: the Debian tarball or the user's tree.
+if [ -n "$KSRC" ]; then
+	KSRC=$(cd "$KSRC" 2>/dev/null && pwd) ||
+		{ echo "error: KSRC=${KSRC}: no such directory" >&2; exit 2; }
+	SRCID=ksrc-$(printf '%s' "$KSRC" | md5sum | cut -c1-8)
+else
+	SRCID=debian
+fi
+SRCDIR=$BUILD/src/$SRCID
+PRISTINE=$SRCDIR/pristine
+PATCHED=$SRCDIR/patched
+OUTDIR=$BUILD/out/$SRCID
+BASE_TAG=avc-base
+BRANCH=avc-pcpu
+
+msg()  { printf '>>> %s\n' "$*" >&2; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Print "elapsed" every few seconds while a long command runs.
+progress() {
+	local what=$1; shift
+	local start=$SECONDS
+	"$@" &
+	local pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 5
+		kill -0 "$pid" 2>/dev/null &&
+			printf '    ... %s: %ds\n' "$what" $((SECONDS - start)) >&2
+	done
+	wait "$pid"
+}
+
+# kernel_version DIR: print VERSION.PATCHLEVEL.SUBLEVEL of a kernel tree
+kernel_version() {
+	local mk=$1/Makefile v p s
+	[ -f "$mk" ] || return 1
+	v=$(sed -n 's/^VERSION = *//p' "$mk" | head -1)
+	p=$(sed -n 's/^PATCHLEVEL = *//p' "$mk" | head -1)
+	s=$(sed -n 's/^SUBLEVEL = *//p' "$mk" | head -1)
+	[ -n "$v" ] && [ -n "$p" ] || return 1
+	echo "$v.$p.${s:-0}"
+}
+
+# check_version DIR: accept only 6.12.y
+check_version() {
+	local ver
+	ver=$(kernel_version "$1") ||
+		die "$1 is not a kernel tree (no VERSION/PATCHLEVEL in its Makefile)"
+	case $ver in
+	6.12.*) echo "$ver" ;;
+	*) die "$1 is Linux $ver; this series is for 6.12.y only" ;;
+	esac
+}
+
+# git in a tree, quiet and with a fixed identity fallback for fresh machines
+kgit() {
+	local dir=$1; shift
+	git -C "$dir" -c user.name="${GIT_AUTHOR_NAME:-$(git config user.name || echo builder)}" \
+		-c user.email="${GIT_AUTHOR_EMAIL:-$(git config user.email || echo builder@localhost)}" \
+		-c advice.detachedHead=false -c core.autocrlf=false "$@"
+}
+
+need_tree() {
+	[ -d "$PATCHED/.git" ] || [ -f "$PATCHED/.git" ] ||
+		die "no patched tree in $PATCHED: run 'make tree' first"
+}

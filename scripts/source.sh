@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Make the pristine kernel tree under build/src/<id>/pristine: a git repo
+# whose first commit, tagged avc-base, is the unmodified source.
+#   default: Debian's linux-source-6.12 tarball from /usr/src
+#   KSRC=DIR: the user's own 6.12.y tree, cloned or copied (never modified)
+. "$(dirname "$0")/lib.sh"
+
+TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+
+if [ -d "$PRISTINE/.git" ] && kgit "$PRISTINE" rev-parse -q --verify "$BASE_TAG" >/dev/null; then
+	exit 0
+fi
+
+tmp=$SRCDIR/.pristine.tmp
+rm -rf "$tmp"
+mkdir -p "$SRCDIR"
+trap 'rm -rf "$tmp"' EXIT
+
+if [ -z "$KSRC" ]; then
+	[ -f "$TARBALL" ] ||
+		die "kernel source $TARBALL not found; install it (apt-get install -y linux-source-6.12) or pass KSRC=/path/to/linux-6.12"
+	msg "unpacking $TARBALL"
+	mkdir -p "$tmp"
+	progress "unpack" tar -C "$tmp" --strip-components=1 -xf "$TARBALL"
+	ver=$(check_version "$tmp")
+	desc="Debian linux-source-6.12 ($ver)"
+	msg "recording $desc as a git repo (one-off)"
+	git -C "$tmp" init -q
+	progress "git add" kgit "$tmp" add -A -f
+	kgit "$tmp" commit -q -m "Linux $ver: $desc"
+else
+	ver=$(check_version "$KSRC")
+	if git -C "$KSRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] ||
+			die "KSRC=$KSRC has uncommitted changes; commit or stash them first (nothing was changed)"
+		msg "cloning $KSRC ($ver, $(git -C "$KSRC" rev-parse --short HEAD))"
+		progress "clone" git clone -q --local --no-hardlinks --no-checkout "$KSRC" "$tmp" 2>/dev/null ||
+			progress "clone" git clone -q --local --no-checkout "$KSRC" "$tmp"
+		kgit "$tmp" checkout -q --detach "$(git -C "$KSRC" rev-parse HEAD)"
+	else
+		[ ! -e "$KSRC/.config" ] ||
+			die "KSRC=$KSRC has a .config (an in-tree build); run 'make mrproper' there or use a clean tree"
+		msg "copying $KSRC ($ver, not a git tree)"
+		mkdir -p "$tmp"
+		progress "copy" cp -a "$KSRC/." "$tmp/"
+		git -C "$tmp" init -q
+		progress "git add" kgit "$tmp" add -A -f
+		kgit "$tmp" commit -q -m "Linux $ver from $KSRC"
+	fi
+fi
+kgit "$tmp" tag -f "$BASE_TAG" >/dev/null
+echo "$ver" > "$tmp/.git/avc-base-version"
+rm -rf "$PRISTINE"
+mv "$tmp" "$PRISTINE"
+trap - EXIT
+msg "pristine tree: $PRISTINE (Linux $ver)"

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# sparse (C=2) on security/selinux in the stock and the patched guest kernel
+# builds; fails if the patched tree has any report stock does not have.
+. "$(dirname "$0")/lib.sh"
+
+command -v sparse >/dev/null || die "sparse is missing: apt-get install -y sparse"
+mkdir -p "$BUILD/logs"
+norm() {
+	# Drop line and column numbers, which move when code is added.
+	grep -E '(warning|error):' "$1" | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort
+}
+for v in stock patched; do
+	out=$OUTDIR/$v-x86_64-guest
+	src=$PRISTINE; [ $v = patched ] && src=$PATCHED
+	[ -f "$out/.config" ] || die "no $v build in $out: run 'make kernel'"
+	msg "sparse on $v security/selinux"
+	make -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" C=2 \
+		security/selinux/ >"$BUILD/logs/sparse-$v.raw" 2>&1 ||
+		{ tail -20 "$BUILD/logs/sparse-$v.raw"; die "sparse build of $v failed"; }
+	norm "$BUILD/logs/sparse-$v.raw" > "$BUILD/logs/sparse-$v.txt"
+done
+new=$(comm -13 "$BUILD/logs/sparse-stock.txt" "$BUILD/logs/sparse-patched.txt")
+msg "sparse: stock $(wc -l < "$BUILD/logs/sparse-stock.txt") reports, patched $(wc -l < "$BUILD/logs/sparse-patched.txt")"
+if [ -n "$new" ]; then
+	echo "$new" | sed 's/^/    /' >&2
+	die "sparse reports on the patched tree that stock does not have"
+fi

@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Tests of the tooling itself: every bad input gets a clear error and
+# nothing is changed.  Runs in a scratch directory; prints TAP-like lines
+# and "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 failn=0 n=0
+ok()   { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n - $1"; }
+fail() { n=$((n + 1)); failn=$((failn + 1)); echo "not ok $n - $1"; sed 's/^/    # /' "$T/out" 2>/dev/null | head -20; }
+# expect_fail NAME REGEX CMD...: CMD must fail and say REGEX
+expect_fail() {
+	local name=$1 re=$2; shift 2
+	if "$@" >"$T/out" 2>&1; then fail "$name (succeeded)"; return; fi
+	if grep -qE "$re" "$T/out"; then ok "$name"; else fail "$name (message)"; fi
+}
+
+# A minimal fake kernel tree: just a versioned Makefile and a file.
+fake_tree() {
+	local dir=$1 ver=$2
+	mkdir -p "$dir/security"
+	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = %s\nEXTRAVERSION =\n' \
+		${ver//./ } > "$dir/Makefile"
+	echo "stock" > "$dir/security/file.c"
+	git -C "$dir" init -q
+	kgit "$dir" add -A -f
+	kgit "$dir" commit -q -m base
+}
+
+# 1. missing kernel source
+expect_fail "missing source tarball is reported" "not found.*linux-source-6.12" \
+	env BUILD="$T/b1" TARBALL="$T/none.tar.xz" KSRC= "$TOP/scripts/source.sh"
+[ ! -e "$T/b1/src/debian/pristine" ] && ok "missing source leaves no tree" || fail "missing source leaves no tree"
+
+# 2. KSRC that does not exist
+expect_fail "nonexistent KSRC is reported" "KSRC=.*no such directory" \
+	env BUILD="$T/b2" KSRC="$T/nope" "$TOP/scripts/source.sh"
+
+# 3. wrong version
+fake_tree "$T/v61" 6.1.99
+expect_fail "wrong version names the version" "Linux 6\.1\.99.*6\.12\.y only" \
+	env BUILD="$T/b3" KSRC="$T/v61" "$TOP/scripts/source.sh"
+expect_fail "make apply refuses a wrong version" "Linux 6\.1\.99" \
+	env BUILD="$T/b3" KSRC="$T/v61" "$TOP/scripts/apply.sh"
+[ -z "$(git -C "$T/v61" status --porcelain)" ] && ok "wrong-version tree untouched" || fail "wrong-version tree untouched"
+
+# 4. not a kernel tree
+mkdir -p "$T/empty"
+expect_fail "a directory without a kernel Makefile is refused" "not a kernel tree" \
+	env BUILD="$T/b4" KSRC="$T/empty" "$TOP/scripts/source.sh"
+
+# 5. dirty tree
+fake_tree "$T/dirty" 6.12.9
+echo "local edit" >> "$T/dirty/security/file.c"
+expect_fail "make apply refuses a dirty tree" "uncommitted changes" \
+	env BUILD="$T/b5" KSRC="$T/dirty" "$TOP/scripts/apply.sh"
+expect_fail "make tree refuses a dirty KSRC" "uncommitted changes" \
+	env BUILD="$T/b5" KSRC="$T/dirty" "$TOP/scripts/source.sh"
+if grep -q "local edit" "$T/dirty/security/file.c" &&
+   ! git -C "$T/dirty" rev-parse -q --verify refs/heads/avc-pcpu >/dev/null; then
+	ok "dirty tree keeps its edit and gets no branch"
+else
+	fail "dirty tree keeps its edit and gets no branch"
+fi
+
+# 6. a patch that does not apply: named, with its file, nothing half-applied
+fake_tree "$T/broken" 6.12.9
+mkdir -p "$T/series/patches"
+cat > "$T/series/patches/0001-good.patch" <<'P'
+Subject: [PATCH] good: change file.c
+
+A change that applies.
+---
+diff --git a/security/file.c b/security/file.c
+--- a/security/file.c
++++ b/security/file.c
+@@ -1 +1 @@
+-stock
++patched
+P
+cat > "$T/series/patches/0002-bad.patch" <<'P'
+Subject: [PATCH] bad: change a line that is not there
+
+A change that does not apply.
+---
+diff --git a/security/file.c b/security/file.c
+--- a/security/file.c
++++ b/security/file.c
+@@ -1 +1 @@
+-something else
++patched again
+P
+printf '0001-good.patch\n0002-bad.patch\n' > "$T/series/patches/series"
+head=$(git -C "$T/broken" rev-parse HEAD)
+expect_fail "broken patch is named with its file" "0002-bad.patch does not apply to security/file.c" \
+	env PATCHDIR="$T/series/patches" OVERLAY="$T/series" "$TOP/scripts/apply-series.sh" "$T/broken"
+if [ "$(git -C "$T/broken" rev-parse HEAD)" = "$head" ] &&
+   [ -z "$(git -C "$T/broken" status --porcelain)" ] &&
+   grep -qx stock "$T/broken/security/file.c"; then
+	ok "broken series leaves the tree as it was"
+else
+	fail "broken series leaves the tree as it was"
+fi
+
+# 7. make apply on a tree where the series fails: back on its branch, no new branch
+fake_tree "$T/apply" 6.12.9
+orig=$(git -C "$T/apply" symbolic-ref --short HEAD)
+expect_fail "make apply on a tree the series does not fit" "does not apply.*unchanged" \
+	env BUILD="$T/b7" KSRC="$T/apply" "$TOP/scripts/apply.sh"
+if [ "$(git -C "$T/apply" symbolic-ref --short HEAD)" = "$orig" ] &&
+   ! git -C "$T/apply" rev-parse -q --verify refs/heads/avc-pcpu >/dev/null &&
+   [ -z "$(git -C "$T/apply" status --porcelain)" ]; then
+	ok "failed make apply restores branch and tree"
+else
+	fail "failed make apply restores branch and tree"
+fi
+
+# 8. make apply without KSRC
+expect_fail "make apply without KSRC says what it needs" "needs KSRC=" \
+	env KSRC= "$TOP/scripts/apply.sh"
+
+# 9. missing packages as a non-root user: the exact apt-get line
+if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
+	expect_fail "missing packages print the apt-get line" "apt-get install -y no-such-package-avc" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups env DEPS_EXTRA=no-such-package-avc \
+		bash "$TOP/scripts/deps.sh" build
+else
+	ok "missing packages print the apt-get line # SKIP no nobody user"
+fi
+
+# 10. deps is quick when everything is there
+start=$(date +%s%N)
+if "$TOP/scripts/deps.sh" >"$T/out" 2>&1; then
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	[ $ms -lt 5000 ] && ok "deps.sh is a no-op when all is installed (${ms} ms)" ||
+		fail "deps.sh is a no-op when all is installed (${ms} ms)"
+else
+	fail "deps.sh is a no-op when all is installed"
+fi
+
+# 11. the real series on a clean clone of the pristine tree (make apply happy path)
+if [ -d "$PRISTINE/.git" ]; then
+	git clone -q --local --no-checkout "$PRISTINE" "$T/real" 2>/dev/null
+	kgit "$T/real" checkout -q -b main "$BASE_TAG"
+	if KSRC="$T/real" BUILD="$T/b11" "$TOP/scripts/apply.sh" >"$T/out" 2>&1 &&
+	   [ "$(git -C "$T/real" symbolic-ref --short HEAD)" = avc-pcpu ] &&
+	   [ "$(git -C "$T/real" rev-list --count main..avc-pcpu)" = \
+	     "$(grep -cvE '^(#|$)' "$TOP/patches/series")" ]; then
+		ok "make apply puts the series on a new branch of a clean 6.12 tree"
+	else
+		fail "make apply puts the series on a new branch of a clean 6.12 tree"
+	fi
+else
+	ok "make apply happy path # SKIP no pristine tree yet"
+fi
+
+echo "$pass passed, $failn failed"
+[ $failn -eq 0 ]
