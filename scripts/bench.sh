@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: boot the stock and the patched guest kernel under qemu TCG
+# with -icount shift=0 (guest nanoseconds = instructions), each with SELinux
+# enforcing and with lsm=capability, run the benchmark suite in the guest
+# and compare.
+#
+# Usage: bench.sh [FLAVOR]       (default x86_64-guest; e.g. x86_64-guest+os)
+# Environment:
+#   POLICY=project|debian   guest policy (default project, see policy.sh)
+#   BENCH_SCALE=N           percent of the default iteration counts (100)
+#   BENCH_JOBS=N            guests booted in parallel (default: nproc)
+#   BENCH_TIMEOUT=S         seconds before a guest is killed (default 900)
+#   KERNELS="stock patched" kernels to compare (both by default)
+#   RESULTS=DIR             output directory (default results/, or
+#                           results/<flavor> for flavors other than the default)
+# Writes bench.csv, bench.json, bench.png, avc_stats.txt, size.csv and the
+# raw console logs (logs/) to RESULTS.
+. "$(dirname "$0")/lib.sh"
+
+flavor=${1:-x86_64-guest}
+POLICY=${POLICY:-project}
+BENCH_SCALE=${BENCH_SCALE:-100}
+BENCH_JOBS=${BENCH_JOBS:-$(nproc)}
+BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}
+KERNELS=${KERNELS:-stock patched}
+if [ "$flavor" = x86_64-guest ]; then
+	RESULTS=${RESULTS:-$TOP/results}
+else
+	RESULTS=${RESULTS:-$TOP/results/$flavor}
+fi
+QEMU=${QEMU:-qemu-system-x86_64}
+
+case $BENCH_SCALE in ''|*[!0-9]*|0) die "BENCH_SCALE must be a positive integer" ;; esac
+case $BENCH_JOBS in ''|*[!0-9]*|0) die "BENCH_JOBS must be a positive integer" ;; esac
+
+for t in "$QEMU:qemu-system-x86" gnuplot:gnuplot-nox python3:python3 size:binutils; do
+	command -v "${t%%:*}" >/dev/null ||
+		die "${t%%:*} not found: apt-get install ${t#*:} (or run scripts/deps.sh)"
+done
+
+# Both kernels must exist before anything is started.
+missing=
+for k in $KERNELS; do
+	case $k in stock|patched) ;; *) die "KERNELS: unknown kernel '$k'" ;; esac
+	img=$OUTDIR/$k-$flavor/arch/x86/boot/bzImage
+	[ -f "$img" ] || missing="$missing $k"
+done
+if [ -n "$missing" ]; then
+	for k in $missing; do
+		printf 'error: no %s kernel: %s is missing\n' "$k" \
+			"${OUTDIR#$TOP/}/$k-$flavor/arch/x86/boot/bzImage" >&2
+	done
+	die "build it first: scripts/build.sh <stock|patched> $flavor (or make bench, which builds both)"
+fi
+
+"$TOP/scripts/guest.sh" "$POLICY"
+initrd=$BUILD/guest/initrd-$POLICY.gz
+
+mkdir -p "$RESULTS/logs"
+rm -f "$RESULTS"/logs/*.log
+
+# One guest: boot KERNEL in MODE, console to LOG.
+boot() {
+	local k=$1 mode=$2 log=$3 append="console=ttyS0 quiet BENCH_SCALE=$BENCH_SCALE"
+	[ "$mode" = none ] && append="$append lsm=capability"
+	timeout --foreground -k 5 "$BENCH_TIMEOUT" "$QEMU" -accel tcg \
+		-icount shift=0,sleep=off -smp 1 -m 512 -nographic -no-reboot \
+		-kernel "$OUTDIR/$k-$flavor/arch/x86/boot/bzImage" -initrd "$initrd" \
+		-append "$append" </dev/null >"$log" 2>&1
+}
+
+runs=()
+for k in $KERNELS; do
+	for mode in selinux none; do
+		runs+=("$k:$mode")
+	done
+done
+
+msg "running ${#runs[@]} guests ($POLICY policy, scale $BENCH_SCALE%, $BENCH_JOBS at a time)"
+start=$SECONDS
+declare -A pids=() started=()
+failed=
+next=0
+while [ $next -lt ${#runs[@]} ] || [ ${#pids[@]} -gt 0 ]; do
+	while [ $next -lt ${#runs[@]} ] && [ ${#pids[@]} -lt "$BENCH_JOBS" ]; do
+		r=${runs[$next]}
+		boot "${r%:*}" "${r#*:}" "$RESULTS/logs/${r/:/-}.log" &
+		pids[$r]=$!
+		started[$r]=$SECONDS
+		next=$((next + 1))
+	done
+	sleep 2
+	status=
+	for r in "${!pids[@]}"; do
+		if ! kill -0 "${pids[$r]}" 2>/dev/null; then
+			rc=0
+			wait "${pids[$r]}" || rc=$?
+			if [ $rc -ne 0 ]; then
+				warn "guest $r: qemu exit $rc$([ $rc -eq 124 ] && echo " (timeout after ${BENCH_TIMEOUT}s)")"
+				failed="$failed $r"
+			fi
+			msg "guest $r done in $((SECONDS - ${started[$r]}))s"
+			unset "pids[$r]"
+			continue
+		fi
+		n=$(grep -ac 'SELINUX-AVC-BENCH: RESULT' "$RESULTS/logs/${r/:/-}.log" || true)
+		status="$status $r:$((SECONDS - ${started[$r]}))s,$n/13"
+	done
+	if [ -n "$status" ] && [ $(((SECONDS - start) % 10)) -lt 2 ]; then
+		printf '    ... %ds:%s\n' $((SECONDS - start)) "$status" >&2
+	fi
+done
+msg "guests finished in $((SECONDS - start))s"
+
+specs=()
+for r in "${runs[@]}"; do
+	specs+=("$r:$RESULTS/logs/${r/:/-}.log")
+done
+python3 "$TOP/scripts/bench_report.py" "$RESULTS" "${specs[@]}" |
+	tee "$RESULTS/bench.txt" ||
+	die "benchmark results incomplete${failed:+ (failed:$failed)}; see $RESULTS/logs/"
+
+# Bar chart of the SELinux overhead per test.
+cols=$(head -1 "$RESULTS/bench.dat" | wc -w)
+plot="'$RESULTS/bench.dat' using 2:xtic(1) title '${KERNELS%% *}'"
+[ "$cols" -ge 4 ] && plot="$plot, '' using 3 title '$(echo $KERNELS | cut -d' ' -f2)'"
+gnuplot <<EOF_PLOT || die "gnuplot failed"
+set terminal pngcairo size 1100,600 noenhanced font ",10"
+set output '$RESULTS/bench.png'
+set title "SELinux overhead (enforcing minus lsm=capability), $flavor, $POLICY policy"
+set ylabel 'guest instructions per operation (qemu -icount)'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set grid ytics
+set xtics rotate by -30
+set key top left
+plot $plot
+EOF_PLOT
+
+"$TOP/scripts/size.sh" "$flavor" "$RESULTS/size.csv" $KERNELS
+
+msg "results: ${RESULTS#$TOP/}/{bench.txt,bench.csv,bench.json,bench.png,avc_stats.txt,size.csv}"

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Text size of vmlinux and of security/selinux, stock vs patched.
+# Usage: size.sh FLAVOR OUT.csv KERNEL...
+. "$(dirname "$0")/lib.sh"
+
+flavor=${1:?usage: size.sh FLAVOR OUT.csv KERNEL...}
+out=${2:?usage: size.sh FLAVOR OUT.csv KERNEL...}
+shift 2
+[ $# -gt 0 ] || set -- stock patched
+
+# sizes FILE: "text data bss" of a file; archives are summed over members
+sizes() {
+	size -t "$1" 2>/dev/null | awk 'END { print $1, $2, $3 }'
+}
+
+echo "kernel,object,text,data,bss" > "$out"
+declare -A text=()
+for k in "$@"; do
+	o=$OUTDIR/$k-$flavor
+	for obj in vmlinux security/selinux/built-in.a; do
+		[ -f "$o/$obj" ] || die "no $o/$obj: build the $k kernel first"
+		read -r t d b < <(sizes "$o/$obj")
+		[ -n "$t" ] || die "size $o/$obj failed"
+		echo "$k,$obj,$t,$d,$b" >> "$out"
+		text[$k:$obj]=$t
+	done
+done
+printf '%-28s' "text bytes"
+for k in "$@"; do printf '%12s' "$k"; done
+[ $# -eq 2 ] && printf '%12s' "delta"
+echo
+for obj in vmlinux security/selinux/built-in.a; do
+	printf '%-28s' "$obj"
+	for k in "$@"; do printf '%12s' "${text[$k:$obj]}"; done
+	[ $# -eq 2 ] && printf '%+12d' $((text[$2:$obj] - text[$1:$obj]))
+	echo
+done
