@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the SELinux access vector cache and its per-CPU cache.
+ *
+ * Included by avc.c so that the tests can reach its static functions.  A
+ * test security server, wired in with static stubs, hands out decisions
+ * derived from a seeded hash, so the tests know what the policy says.
+ * The reference for every check is the stock algorithm: the decision of
+ * the AVC node as stock looks it up, or the security server's when there
+ * is none, followed by stock's denial and audit rules.
+ */
+
+#include <kunit/test.h>
+#include <kunit/static_stub.h>
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/prandom.h>
+
+/* SIDs well above what a real policy hands out. */
+#define AVC_TEST_SID		0x7ff00000u
+#define AVC_TEST_NSID		6
+#define AVC_TEST_CHECKS		1000000
+
+static const u16 avc_test_classes[] = {
+	SECCLASS_FILE, SECCLASS_DIR, SECCLASS_FD, SECCLASS_PROCESS,
+};
+
+/* The policy of the test security server. */
+struct avc_test_policy {
+	u32 seqno;
+	u32 salt;
+	bool boolean;
+	/* Force-deny avc_test_deny_perm on the first key, for race tests. */
+	bool deny;
+};
+
+static struct avc_test_policy avc_test_pol;
+#define AVC_TEST_DENY_PERM	FILE__READ
+
+/* One audit record as slow_avc_audit() would have written it. */
+struct avc_test_audit {
+	u32 ssid, tsid, requested, audited, denied;
+	u16 tclass;
+	int result;
+};
+
+struct avc_test_state {
+	struct avc_test_audit rec;
+	unsigned int nrec;
+	/* Saved state of the AVC, restored by avc_test_exit(). */
+	bool enforcing;
+	unsigned int threshold;
+	u32 latest_notif;
+};
+
+static struct avc_test_state avc_test_st;
+
+static u32 avc_test_mix(u32 a, u32 b)
+{
+	return hash_32(a ^ hash_32(b ^ 0x9e3779b9u, 32), 32);
+}
+
+/* The decision of the test policy @p for one (ssid, tsid, tclass). */
+static void avc_test_decide(const struct avc_test_policy *p, u32 ssid,
+			    u32 tsid, u16 tclass, struct av_decision *avd)
+{
+	u32 h = avc_test_mix(p->salt ^ p->boolean,
+			     avc_test_mix(ssid, avc_test_mix(tsid, tclass)));
+
+	/* Permissions live in the low 6 bits so that requests repeat. */
+	avd->allowed = avc_test_mix(h, 1) & 0x3f;
+	if (p->boolean)
+		avd->allowed ^= avc_test_mix(h, 2) & 0x3;
+	avd->auditallow = avc_test_mix(h, 3) & avc_test_mix(h, 4) & 0x3f;
+	avd->auditdeny = ~(avc_test_mix(h, 5) & avc_test_mix(h, 6) & 0x3f);
+	avd->flags = (avc_test_mix(h, 7) & 7) ? 0 : AVD_FLAGS_PERMISSIVE;
+	avd->seqno = p->seqno;
+	if (ssid == AVC_TEST_SID && tsid == AVC_TEST_SID &&
+	    tclass == SECCLASS_FILE) {
+		/* The key of the race tests: never audited, never permissive. */
+		avd->allowed |= AVC_TEST_DENY_PERM;
+		avd->auditallow = 0;
+		avd->flags = 0;
+		if (p->deny)
+			avd->allowed &= ~AVC_TEST_DENY_PERM;
+	}
+}
+
+static void avc_test_compute_av(u32 ssid, u32 tsid, u16 tclass,
+				struct av_decision *avd,
+				struct extended_perms *xperms)
+{
+	struct avc_test_policy p = {
+		.seqno = READ_ONCE(avc_test_pol.seqno),
+		.salt = READ_ONCE(avc_test_pol.salt),
+		.boolean = READ_ONCE(avc_test_pol.boolean),
+		.deny = READ_ONCE(avc_test_pol.deny),
+	};
+
+	xperms->len = 0;
+	avc_test_decide(&p, ssid, tsid, tclass, avd);
+}
+
+static int avc_test_slow_audit(u32 ssid, u32 tsid, u16 tclass, u32 requested,
+			       u32 audited, u32 denied, int result,
+			       struct common_audit_data *a)
+{
+	avc_test_st.nrec++;
+	avc_test_st.rec = (struct avc_test_audit){
+		.ssid = ssid, .tsid = tsid, .tclass = tclass,
+		.requested = requested, .audited = audited, .denied = denied,
+		.result = result,
+	};
+	return 0;
+}
+
+/* Load a new test policy, as selinux_policy_commit() would. */
+static void avc_test_load(u32 salt, bool boolean)
+{
+	WRITE_ONCE(avc_test_pol.salt, salt);
+	WRITE_ONCE(avc_test_pol.boolean, boolean);
+	WRITE_ONCE(avc_test_pol.seqno, avc_test_pol.seqno + 1);
+	avc_ss_reset(avc_test_pol.seqno);
+}
+
+/* Switch enforcing as sel_write_enforce() does. */
+static void avc_test_setenforce(bool on)
+{
+	bool old = enforcing_enabled();
+
+	enforcing_set(on);
+	if (on && !old)
+		avc_ss_reset(0);
+}
+
+static int avc_test_init(struct kunit *test)
+{
+	avc_test_st.nrec = 0;
+	avc_test_st.enforcing = enforcing_enabled();
+	avc_test_st.threshold = avc_get_cache_threshold();
+	avc_test_st.latest_notif = avc_policy_seqno();
+	avc_test_pol = (struct avc_test_policy){
+		.seqno = avc_test_st.latest_notif + 1000, .salt = 1,
+	};
+	kunit_activate_static_stub(test, avc_security_compute_av,
+				   avc_test_compute_av);
+	kunit_activate_static_stub(test, slow_avc_audit, avc_test_slow_audit);
+	enforcing_set(true);
+	avc_ss_reset(avc_test_pol.seqno);
+	return 0;
+}
+
+static void avc_test_exit(struct kunit *test)
+{
+	avc_set_cache_threshold(avc_test_st.threshold);
+	enforcing_set(avc_test_st.enforcing);
+	avc_ss_reset(0);
+	WRITE_ONCE(selinux_avc.avc_cache.latest_notif, avc_test_st.latest_notif);
+}
+
+/*
+ * The stock algorithm: take the AVC node's decision, or the security
+ * server's if there is no node, then deny or grant as avc_denied() does.
+ * Must run with nothing else touching the test keys.
+ */
+static int avc_test_expect(u32 ssid, u32 tsid, u16 tclass, u32 requested,
+			   unsigned int flags, struct av_decision *avd)
+{
+	struct avc_node *node;
+	u32 denied;
+
+	rcu_read_lock();
+	node = avc_search_node(ssid, tsid, tclass);
+	if (node)
+		*avd = node->ae.avd;
+	else
+		avc_test_decide(&avc_test_pol, ssid, tsid, tclass, avd);
+	rcu_read_unlock();
+
+	denied = requested & ~avd->allowed;
+	if (!denied)
+		return 0;
+	if (flags & AVC_STRICT)
+		return -EACCES;
+	if (enforcing_enabled() && !(avd->flags & AVD_FLAGS_PERMISSIVE))
+		return -EACCES;
+	return 0;
+}
+
+#define AVD_EQ(test, a, b) do {						\
+	KUNIT_EXPECT_EQ(test, (a)->allowed, (b)->allowed);		\
+	KUNIT_EXPECT_EQ(test, (a)->auditallow, (b)->auditallow);	\
+	KUNIT_EXPECT_EQ(test, (a)->auditdeny, (b)->auditdeny);		\
+	KUNIT_EXPECT_EQ(test, (a)->flags, (b)->flags);			\
+	KUNIT_EXPECT_EQ(test, (a)->seqno, (b)->seqno);			\
+} while (0)
+
+/*
+ * One check against the reference, through avc_has_perm() if @audit, else
+ * avc_has_perm_noaudit().  Returns false on any difference.
+ */
+static bool avc_test_check(struct kunit *test, u32 ssid, u32 tsid, u16 tclass,
+			   u32 requested, unsigned int flags, bool audit)
+{
+	struct av_decision want, got;
+	u32 audited, denied;
+	int want_rc, rc;
+	bool ok;
+
+	preempt_disable();
+	want_rc = avc_test_expect(ssid, tsid, tclass, requested, flags, &want);
+	audited = avc_audit_required(requested, &want, want_rc, 0, &denied);
+	avc_test_st.nrec = 0;
+	if (audit) {
+		rc = avc_has_perm(ssid, tsid, tclass, requested, NULL);
+	} else {
+		rc = avc_has_perm_noaudit(ssid, tsid, tclass, requested, flags,
+					  &got);
+	}
+	preempt_enable();
+
+	if (audit) {
+		ok = rc == want_rc &&
+		     avc_test_st.nrec == (audited ? 1 : 0) &&
+		     (!audited || (avc_test_st.rec.audited == audited &&
+				   avc_test_st.rec.denied == denied &&
+				   avc_test_st.rec.requested == requested &&
+				   avc_test_st.rec.result == want_rc &&
+				   avc_test_st.rec.ssid == ssid &&
+				   avc_test_st.rec.tsid == tsid &&
+				   avc_test_st.rec.tclass == tclass));
+	} else {
+		ok = rc == want_rc && !memcmp(&got, &want, sizeof(got));
+	}
+	if (!ok) {
+		KUNIT_FAIL(test,
+			   "ssid=%#x tsid=%#x tclass=%u req=%#x flags=%u audit=%d: rc %d want %d, nrec %u want audited %#x",
+			   ssid, tsid, tclass, requested, flags, audit, rc,
+			   want_rc, avc_test_st.nrec, audited);
+		if (!audit)
+			AVD_EQ(test, &got, &want);
+	}
+	return ok;
+}
+
+/*
+ * Differential test: a million random checks, interleaved with policy
+ * reloads, boolean changes, setenforce, permissive grants and reclaim.
+ */
+static void avc_test_differential(struct kunit *test)
+{
+	struct rnd_state rs;
+	unsigned int i, bad = 0, events = 0;
+	u64 hits0 = 0, hits1 = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		hits0 += per_cpu(avc_pcpu_stats, cpu).hits;
+	prandom_seed_state(&rs, 0x5e11c0de);
+	for (i = 0; i < AVC_TEST_CHECKS && bad < 10; i++) {
+		u32 r = prandom_u32_state(&rs);
+		u32 ssid = AVC_TEST_SID + r % AVC_TEST_NSID;
+		u32 tsid = AVC_TEST_SID + (r >> 4) % AVC_TEST_NSID;
+		u16 tclass = avc_test_classes[(r >> 8) % 4];
+		u32 req = BIT((r >> 12) % 6);
+		unsigned int flags = (r >> 16) % 32 ? 0 : AVC_STRICT;
+		bool audit = (r >> 21) & 1;
+
+		if ((r >> 22) & 1)
+			req |= BIT((r >> 23) % 6);
+		if (!avc_test_check(test, ssid, tsid, tclass, req, flags,
+				    audit))
+			bad++;
+
+		if (prandom_u32_state(&rs) % 512)
+			continue;
+		events++;
+		switch (prandom_u32_state(&rs) % 6) {
+		case 0: /* policy reload */
+			avc_test_load(prandom_u32_state(&rs),
+				      avc_test_pol.boolean);
+			break;
+		case 1: /* boolean change: a policy commit of its own */
+			avc_test_load(avc_test_pol.salt,
+				      !avc_test_pol.boolean);
+			break;
+		case 2: /* setenforce 1 */
+			avc_test_setenforce(true);
+			break;
+		case 3: /* setenforce 0: permissive grants follow */
+			avc_test_setenforce(false);
+			break;
+		case 4: /* reclaim pressure */
+			avc_set_cache_threshold(4 + prandom_u32_state(&rs) % 32);
+			break;
+		default:
+			avc_set_cache_threshold(avc_test_st.threshold);
+			break;
+		}
+	}
+	for_each_possible_cpu(cpu)
+		hits1 += per_cpu(avc_pcpu_stats, cpu).hits;
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, i, AVC_TEST_CHECKS);
+	KUNIT_EXPECT_GT(test, events, 1000);
+	/* The per-CPU cache must have answered a good part of them. */
+	KUNIT_EXPECT_GT(test, hits1 - hits0, (u64)AVC_TEST_CHECKS / 10);
+	kunit_info(test, "%u checks, %u events, %llu per-CPU hits\n", i,
+		   events, hits1 - hits0);
+}
+
+/* A permission revoked by a reload is denied as soon as the reload returns. */
+static void avc_test_revoke(struct kunit *test)
+{
+	const u32 s = AVC_TEST_SID;
+	struct av_decision avd;
+	int i;
+
+	bool hit;
+
+	preempt_disable();
+	for (i = 0; i < 3; i++)
+		avc_has_perm_noaudit(s, s, SECCLASS_FILE, AVC_TEST_DENY_PERM, 0,
+				     &avd);
+	hit = avc_pcpu_probe(s, s, SECCLASS_FILE, AVC_TEST_DENY_PERM, NULL);
+	preempt_enable();
+	/* Allowed, and answered from this CPU's cache. */
+	KUNIT_ASSERT_TRUE(test, hit);
+	avc_test_pol.deny = true;
+	avc_test_load(avc_test_pol.salt, avc_test_pol.boolean);
+	KUNIT_EXPECT_EQ(test, avc_has_perm(s, s, SECCLASS_FILE,
+					   AVC_TEST_DENY_PERM, NULL), -EACCES);
+	KUNIT_EXPECT_EQ(test, avc_test_st.nrec, 1);
+	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, s, SECCLASS_FILE,
+			AVC_TEST_DENY_PERM, 0, &avd), -EACCES);
+	avc_test_pol.deny = false;
+}
+
+/* Find a permission the test policy denies on (s, t, FILE). */
+static u32 avc_test_denied_perm(u32 s, u32 t, struct av_decision *avd)
+{
+	avc_test_decide(&avc_test_pol, s, t, SECCLASS_FILE, avd);
+	return ~avd->allowed & 0x3f ? BIT(__ffs(~avd->allowed & 0x3f)) : 0;
+}
+
+/* Permissive-mode grants must not survive setenforce 1. */
+static void avc_test_permissive_setenforce(struct kunit *test)
+{
+	const u32 s = AVC_TEST_SID + 1, t = AVC_TEST_SID + 2;
+	struct av_decision avd;
+	u32 perm;
+	int salt;
+
+	/* Pick a policy in which (s, t, FILE) denies something, audited. */
+	for (salt = 1; salt < 1000; salt++) {
+		avc_test_load(salt, false);
+		perm = avc_test_denied_perm(s, t, &avd);
+		if (perm && (avd.auditdeny & perm) &&
+		    !(avd.auditallow & perm) &&
+		    !(avd.flags & AVD_FLAGS_PERMISSIVE))
+			break;
+	}
+	KUNIT_ASSERT_LT(test, salt, 1000);
+
+	avc_test_setenforce(false);
+	KUNIT_EXPECT_EQ(test, avc_has_perm(s, t, SECCLASS_FILE, perm, NULL), 0);
+	KUNIT_EXPECT_EQ(test, avc_test_st.nrec, 1);
+	KUNIT_EXPECT_EQ(test, avc_test_st.rec.denied, perm);
+	/* Granted now: stock neither denies nor audits it again. */
+	avc_test_st.nrec = 0;
+	KUNIT_EXPECT_EQ(test, avc_has_perm(s, t, SECCLASS_FILE, perm, NULL), 0);
+	KUNIT_EXPECT_EQ(test, avc_test_st.nrec, 0);
+
+	avc_test_setenforce(true);
+	avc_test_st.nrec = 0;
+	KUNIT_EXPECT_EQ(test, avc_has_perm(s, t, SECCLASS_FILE, perm, NULL),
+			-EACCES);
+	KUNIT_EXPECT_EQ(test, avc_test_st.nrec, 1);
+	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, perm, 0,
+						   &avd), -EACCES);
+}
+
+/*
+ * Denials, auditallow and dontaudit are audited as often as stock audits
+ * them, permissive-domain grants included: once, then granted silently.
+ */
+static void avc_test_audit_counts(struct kunit *test)
+{
+	const u32 s = AVC_TEST_SID + 3;
+	unsigned int want = 0, got = 0, n = 0, i;
+	u32 t, perm;
+
+	for (t = AVC_TEST_SID; t < AVC_TEST_SID + 64; t++) {
+		struct av_decision avd;
+
+		avc_test_decide(&avc_test_pol, s, t, SECCLASS_FILE, &avd);
+		for (perm = 1; perm < BIT(6); perm <<= 1) {
+			for (i = 0; i < 4; i++) {
+				u32 denied = perm & ~avd.allowed, d;
+				int rc = denied && !(avd.flags &
+						     AVD_FLAGS_PERMISSIVE) ?
+					 -EACCES : 0;
+
+				if (avc_audit_required(perm, &avd, rc, 0, &d))
+					want++;
+				if (denied && !rc)
+					avd.allowed |= perm;
+				avc_test_st.nrec = 0;
+				KUNIT_EXPECT_EQ(test, avc_has_perm(s, t,
+						SECCLASS_FILE, perm, NULL), rc);
+				got += avc_test_st.nrec;
+				n++;
+			}
+		}
+	}
+	KUNIT_EXPECT_EQ(test, got, want);
+	KUNIT_EXPECT_GT(test, want, 0);
+	kunit_info(test, "%u checks, %u audit records\n", n, got);
+}
+
+/* Slot index: in range, and the hash spreads a realistic key set. */
+static void avc_test_hash(struct kunit *test)
+{
+	static u16 count[AVC_PCPU_SLOTS];
+	unsigned int i, max = 0;
+	u32 s, t;
+
+	memset(count, 0, sizeof(count));
+	for (s = 1; s <= 32; s++)
+		for (t = 1; t <= 64; t++)
+			for (i = 1; i <= 4; i++) {
+				u32 h = avc_pcpu_hash(s, t, i);
+
+				KUNIT_ASSERT_LT(test, h, AVC_PCPU_SLOTS);
+				count[h]++;
+			}
+	for (i = 0; i < AVC_PCPU_SLOTS; i++)
+		max = max_t(unsigned int, max, count[i]);
+	/* 8192 keys: an even spread puts 8192 / SLOTS in each slot. */
+	KUNIT_EXPECT_LE(test, max, 3 * 8192 / AVC_PCPU_SLOTS);
+	KUNIT_EXPECT_NE(test, avc_pcpu_hash(1, 2, 3), avc_pcpu_hash(2, 1, 3));
+}
+
+/* The generation rules, on one CPU with preemption off. */
+static void avc_test_generation(struct kunit *test)
+{
+	const u32 s = AVC_TEST_SID + 4, t = AVC_TEST_SID + 5;
+	struct av_decision avd = { .allowed = 1, .seqno = avc_test_pol.seqno };
+	unsigned long g0 = avc_pcpu_gen_begin();
+	struct avc_pcpu_entry *e;
+	u32 perm;
+
+	KUNIT_EXPECT_NE(test, g0, 0);
+	preempt_disable();
+	/* A fill of the current generation hits, for that request only. */
+	avc_pcpu_fill(g0, s, t, SECCLASS_FILE, &avd);
+	KUNIT_EXPECT_TRUE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 1, NULL));
+	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 3, NULL));
+	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_DIR, 1, NULL));
+	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 0, NULL));
+	/* auditallow keeps a check on the slow path. */
+	avd.auditallow = 1;
+	avc_pcpu_fill(g0, s, t, SECCLASS_FILE, &avd);
+	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 1, NULL));
+	avd.auditallow = 0;
+	/* A decision of another policy seqno is not cached. */
+	avd.seqno--;
+	avc_pcpu_fill(g0, s, t, SECCLASS_FILE, &avd);
+	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 1, NULL));
+	avd.seqno++;
+	/* A half-written slot is a miss. */
+	avc_pcpu_fill(g0, s, t, SECCLASS_FILE, &avd);
+	e = this_cpu_ptr(&avc_pcpu_cache.slot[avc_pcpu_hash(s, t,
+							    SECCLASS_FILE)]);
+	avc_pcpu_write_begin(e);
+	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 1, NULL));
+	avc_pcpu_write_end(e);
+	KUNIT_EXPECT_TRUE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 1, NULL));
+	preempt_enable();
+
+	/* Every flush moves the generation on and kills the slot. */
+	avc_ss_reset(0);
+	KUNIT_EXPECT_GT(test, avc_pcpu_gen_begin(), g0);
+	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 1, NULL));
+	/* A fill tagged with a past generation is refused. */
+	preempt_disable();
+	avc_pcpu_fill(g0, s, t, SECCLASS_FILE, &avd);
+	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 1, NULL));
+	preempt_enable();
+	/* So does a permissive grant, which changes an AVC node. */
+	perm = avc_test_denied_perm(s, t, &avd);
+	KUNIT_ASSERT_NE(test, perm, 0);
+	avc_test_setenforce(false);
+	avc_has_perm_noaudit(s, t, SECCLASS_FILE, perm, 0, &avd);
+	g0 = avc_pcpu_gen_begin();
+	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, perm, 0,
+						   &avd), 0);
+	KUNIT_EXPECT_GT(test, avc_pcpu_gen_begin(), g0);
+}
+
+/* The statistics count hits, misses and fills on this CPU. */
+static void avc_test_stats(struct kunit *test)
+{
+	const u32 s = AVC_TEST_SID, t = AVC_TEST_SID;
+	struct avc_pcpu_stats a, b;
+	struct av_decision avd;
+
+	preempt_disable();
+	a = *this_cpu_ptr(&avc_pcpu_stats);
+	avc_has_perm_noaudit(s, t, SECCLASS_FILE, AVC_TEST_DENY_PERM, 0, &avd);
+	avc_has_perm_noaudit(s, t, SECCLASS_FILE, AVC_TEST_DENY_PERM, 0, &avd);
+	avc_has_perm(s, t, SECCLASS_FILE, AVC_TEST_DENY_PERM, NULL);
+	b = *this_cpu_ptr(&avc_pcpu_stats);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, b.misses - a.misses, 1);
+	KUNIT_EXPECT_EQ(test, b.fills - a.fills, 1);
+	KUNIT_EXPECT_EQ(test, b.hits - a.hits, 2);
+}
+
+/* Interrupt nesting: hrtimer checks race process-context fills. */
+struct avc_test_irq {
+	struct hrtimer timer;
+	struct task_struct *task;
+	u32 tsid[2];
+	struct av_decision want[2];
+	unsigned int fired, checked, bad, midfill;
+	struct avc_pcpu_entry *hold;
+};
+
+static struct avc_test_irq avc_test_irq_st;
+
+static enum hrtimer_restart avc_test_irq_fn(struct hrtimer *timer)
+{
+	struct avc_test_irq *st = &avc_test_irq_st;
+	struct av_decision avd;
+	int i;
+
+	st->fired++;
+	/* The test stubs only answer for the test's own task. */
+	if (current != st->task)
+		goto again;
+	if (st->hold) {
+		/* Process context is in the middle of writing the slot. */
+		if (avc_pcpu_probe(AVC_TEST_SID, st->tsid[0], SECCLASS_DIR, 1,
+				   NULL))
+			st->bad++;
+		st->midfill++;
+	}
+	for (i = 0; i < 2; i++) {
+		u32 perm = st->want[i].allowed & -st->want[i].allowed;
+
+		if (avc_has_perm_noaudit(AVC_TEST_SID, st->tsid[i],
+					 SECCLASS_DIR, perm, 0, &avd) ||
+		    memcmp(&avd, &st->want[i], sizeof(avd)))
+			st->bad++;
+		st->checked++;
+	}
+again:
+	hrtimer_forward_now(timer, ns_to_ktime(20 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static void avc_test_irq_nesting(struct kunit *test)
+{
+	struct avc_test_irq *st = &avc_test_irq_st;
+	unsigned long end;
+	unsigned int loops = 0, salt;
+	int i;
+
+	memset(st, 0, sizeof(*st));
+	st->task = current;
+	/* Two keys that share a slot, with plain allow decisions. */
+	st->tsid[0] = AVC_TEST_SID;
+	for (st->tsid[1] = AVC_TEST_SID + 1;; st->tsid[1]++)
+		if (avc_pcpu_hash(AVC_TEST_SID, st->tsid[1], SECCLASS_DIR) ==
+		    avc_pcpu_hash(AVC_TEST_SID, st->tsid[0], SECCLASS_DIR))
+			break;
+	for (salt = 1; salt < 10000; salt++) {
+		bool ok = true;
+
+		avc_test_load(salt, false);
+		for (i = 0; i < 2; i++) {
+			avc_test_decide(&avc_test_pol, AVC_TEST_SID, st->tsid[i],
+					SECCLASS_DIR, &st->want[i]);
+			ok &= st->want[i].allowed && !st->want[i].auditallow &&
+			      !(st->want[i].flags & AVD_FLAGS_PERMISSIVE);
+		}
+		if (ok)
+			break;
+	}
+	KUNIT_ASSERT_LT(test, salt, 10000);
+
+	hrtimer_init(&st->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	st->timer.function = avc_test_irq_fn;
+	hrtimer_start(&st->timer, ns_to_ktime(20 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_HARD);
+
+	/* Hold a slot half-written until the timer has looked at it. */
+	preempt_disable();
+	st->hold = this_cpu_ptr(&avc_pcpu_cache.slot[avc_pcpu_hash(AVC_TEST_SID,
+					st->tsid[0], SECCLASS_DIR)]);
+	avc_pcpu_write_begin(st->hold);
+	end = jiffies + 2 * HZ;
+	while (!READ_ONCE(st->midfill) && time_before(jiffies, end))
+		cpu_relax();
+	avc_pcpu_write_end(st->hold);
+	st->hold = NULL;
+	preempt_enable();
+	KUNIT_EXPECT_GT(test, st->midfill, 0);
+
+	/* Then let fills of both keys evict each other under the timer. */
+	end = jiffies + HZ / 2;
+	while (time_before(jiffies, end)) {
+		struct av_decision avd;
+
+		i = loops++ & 1;
+		if (avc_has_perm_noaudit(AVC_TEST_SID, st->tsid[i], SECCLASS_DIR,
+					 st->want[i].allowed, 0, &avd) ||
+		    memcmp(&avd, &st->want[i], sizeof(avd)))
+			st->bad++;
+	}
+	hrtimer_cancel(&st->timer);
+	KUNIT_EXPECT_EQ(test, st->bad, 0);
+	KUNIT_EXPECT_GT(test, st->checked, 100);
+	kunit_info(test, "%u process checks, %u timer checks in %u interrupts\n",
+		   loops, st->checked, st->fired);
+}
+
+/* Multi-CPU: a reload loop on one CPU races checks on another. */
+struct avc_test_race {
+	struct kunit *test;
+	struct completion done;
+	atomic_t epoch;
+	unsigned int resets;
+	unsigned long checks, stale, denied_window, hits;
+	bool stop;
+};
+
+/* Let the checker finish two whole checks in the current state. */
+static void avc_test_wait_checks(struct avc_test_race *r)
+{
+	unsigned long target = READ_ONCE(r->checks) + 2;
+	unsigned long end = jiffies + HZ;
+
+	while (READ_ONCE(r->checks) < target && time_before(jiffies, end))
+		cond_resched();
+}
+
+static int avc_test_resetter(void *arg)
+{
+	struct avc_test_race *r = arg;
+	unsigned int i;
+
+	current->kunit_test = r->test;
+	for (i = 0; i < r->resets; i++) {
+		/* Odd epoch: a transition is under way. */
+		atomic_inc(&r->epoch);
+		smp_mb__after_atomic();
+		if (i % 4 == 3) {
+			/* A flush by setenforce 1, seqno unchanged. */
+			enforcing_set(false);
+			WRITE_ONCE(avc_test_pol.deny, !avc_test_pol.deny);
+			avc_test_setenforce(true);
+		} else {
+			WRITE_ONCE(avc_test_pol.deny, !avc_test_pol.deny);
+			WRITE_ONCE(avc_test_pol.seqno, avc_test_pol.seqno + 1);
+			avc_ss_reset(avc_test_pol.seqno);
+		}
+		smp_mb__before_atomic();
+		atomic_inc(&r->epoch);
+		avc_test_wait_checks(r);
+	}
+	WRITE_ONCE(r->stop, true);
+	current->kunit_test = NULL;
+	return 0;
+}
+
+static int avc_test_checker(void *arg)
+{
+	struct avc_test_race *r = arg;
+	struct av_decision avd;
+
+	current->kunit_test = r->test;
+	while (!READ_ONCE(r->stop)) {
+		/* Epoch 4k + 2: the reload that denies has returned. */
+		int e1 = atomic_read(&r->epoch), e2, rc;
+
+		smp_mb();
+		if (avc_pcpu_probe(AVC_TEST_SID, AVC_TEST_SID, SECCLASS_FILE,
+				   AVC_TEST_DENY_PERM, NULL))
+			r->hits++;
+		rc = avc_has_perm_noaudit(AVC_TEST_SID, AVC_TEST_SID,
+					  SECCLASS_FILE, AVC_TEST_DENY_PERM, 0,
+					  &avd);
+		smp_mb();
+		e2 = atomic_read(&r->epoch);
+		if (e1 == e2 && (e1 & 3) == 2) {
+			r->denied_window++;
+			if (!rc)
+				r->stale++;
+		}
+		WRITE_ONCE(r->checks, r->checks + 1);
+		cond_resched();
+	}
+	current->kunit_test = NULL;
+	complete(&r->done);
+	return 0;
+}
+
+static void avc_test_multicpu(struct kunit *test)
+{
+	struct avc_test_race *r;
+	struct task_struct *a, *b;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs (run under qemu -smp 2)");
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->test = test;
+	r->resets = 4000;
+	init_completion(&r->done);
+	avc_test_pol.deny = false;
+
+	b = kthread_create(avc_test_checker, r, "avc_test_check");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
+	a = kthread_create(avc_test_resetter, r, "avc_test_reset");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	kthread_bind(b, cpumask_first(cpu_online_mask));
+	kthread_bind(a, cpumask_next(cpumask_first(cpu_online_mask),
+				     cpu_online_mask));
+	wake_up_process(b);
+	wake_up_process(a);
+	wait_for_completion(&r->done);
+	avc_test_pol.deny = false;
+
+	KUNIT_EXPECT_EQ(test, r->stale, 0);
+	/* Every other state denies, and the checker ran in each. */
+	KUNIT_EXPECT_GE(test, r->denied_window, r->resets / 4);
+	kunit_info(test, "%u resets, %lu checks in a denied window, %lu probe hits, %lu stale\n",
+		   r->resets, r->denied_window, r->hits, r->stale);
+}
+
+/* Runs on one CPU through work_on_cpu(). */
+static long avc_test_on_cpu(void *arg)
+{
+	struct kunit *test = arg;
+	struct av_decision avd;
+	long rc;
+
+	current->kunit_test = test;
+	rc = avc_has_perm_noaudit(AVC_TEST_SID, AVC_TEST_SID, SECCLASS_FILE,
+				  AVC_TEST_DENY_PERM, 0, &avd);
+	if (!rc && !avc_pcpu_probe(AVC_TEST_SID, AVC_TEST_SID, SECCLASS_FILE,
+				   AVC_TEST_DENY_PERM, NULL))
+		rc = 1;
+	current->kunit_test = NULL;
+	return rc;
+}
+
+/* A CPU that was offline during a revoking reload must not serve its slot. */
+static void avc_test_hotplug(struct kunit *test)
+{
+	unsigned int cpu;
+
+	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU) || num_online_cpus() < 2)
+		kunit_skip(test, "needs CPU hotplug and two CPUs");
+	cpu = cpumask_last(cpu_online_mask);
+	avc_test_pol.deny = false;
+	avc_test_load(avc_test_pol.salt, false);
+	/* Allowed, and then answered from that CPU's cache. */
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, avc_test_on_cpu, test), 0);
+	KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
+	avc_test_pol.deny = true;
+	avc_test_load(avc_test_pol.salt, false);
+	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	KUNIT_EXPECT_EQ(test, work_on_cpu(cpu, avc_test_on_cpu, test),
+			-EACCES);
+	avc_test_pol.deny = false;
+}
+
+static struct kunit_case avc_test_cases[] = {
+	KUNIT_CASE(avc_test_hash),
+	KUNIT_CASE(avc_test_generation),
+	KUNIT_CASE(avc_test_stats),
+	KUNIT_CASE(avc_test_revoke),
+	KUNIT_CASE(avc_test_permissive_setenforce),
+	KUNIT_CASE(avc_test_audit_counts),
+	KUNIT_CASE(avc_test_irq_nesting),
+	KUNIT_CASE(avc_test_multicpu),
+	KUNIT_CASE(avc_test_hotplug),
+	KUNIT_CASE_SLOW(avc_test_differential),
+	{}
+};
+
+static struct kunit_suite avc_test_suite = {
+	.name = "selinux_avc",
+	.init = avc_test_init,
+	.exit = avc_test_exit,
+	.test_cases = avc_test_cases,
+};
+
+kunit_test_suites(&avc_test_suite);
