@@ -209,6 +209,9 @@ static bool avc_test_check(struct kunit *test, u32 ssid, u32 tsid, u16 tclass,
 	int want_rc, rc;
 	bool ok;
 
+	/* avc_has_perm() has no flags. */
+	if (audit)
+		flags = 0;
 	preempt_disable();
 	want_rc = avc_test_expect(ssid, tsid, tclass, requested, flags, &want);
 	audited = avc_audit_required(requested, &want, want_rc, 0, &denied);
@@ -277,22 +280,22 @@ static void avc_test_differential(struct kunit *test)
 		if (prandom_u32_state(&rs) % 512)
 			continue;
 		events++;
-		switch (prandom_u32_state(&rs) % 6) {
-		case 0: /* policy reload */
+		switch (prandom_u32_state(&rs) % 10) {
+		case 0 ... 2: /* policy reload */
 			avc_test_load(prandom_u32_state(&rs),
 				      avc_test_pol.boolean);
 			break;
-		case 1: /* boolean change: a policy commit of its own */
+		case 3 ... 4: /* boolean change: a policy commit of its own */
 			avc_test_load(avc_test_pol.salt,
 				      !avc_test_pol.boolean);
 			break;
-		case 2: /* setenforce 1 */
+		case 5 ... 6: /* setenforce 1 */
 			avc_test_setenforce(true);
 			break;
-		case 3: /* setenforce 0: permissive grants follow */
+		case 7: /* setenforce 0: permissive grants follow */
 			avc_test_setenforce(false);
 			break;
-		case 4: /* reclaim pressure */
+		case 8: /* reclaim pressure */
 			avc_set_cache_threshold(4 + prandom_u32_state(&rs) % 32);
 			break;
 		default:
@@ -305,8 +308,11 @@ static void avc_test_differential(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bad, 0);
 	KUNIT_EXPECT_EQ(test, i, AVC_TEST_CHECKS);
 	KUNIT_EXPECT_GT(test, events, 1000);
-	/* The per-CPU cache must have answered a good part of them. */
-	KUNIT_EXPECT_GT(test, hits1 - hits0, (u64)AVC_TEST_CHECKS / 10);
+	/*
+	 * The per-CPU cache must have answered many of them, or the test
+	 * proves nothing.  Permissive grants invalidate it, so not most.
+	 */
+	KUNIT_EXPECT_GT(test, hits1 - hits0, (u64)AVC_TEST_CHECKS / 50);
 	kunit_info(test, "%u checks, %u events, %llu per-CPU hits\n", i,
 		   events, hits1 - hits0);
 }
@@ -493,7 +499,6 @@ static void avc_test_generation(struct kunit *test)
 	perm = avc_test_denied_perm(s, t, &avd);
 	KUNIT_ASSERT_NE(test, perm, 0);
 	avc_test_setenforce(false);
-	avc_has_perm_noaudit(s, t, SECCLASS_FILE, perm, 0, &avd);
 	g0 = avc_pcpu_gen_begin();
 	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, perm, 0,
 						   &avd), 0);
@@ -610,9 +615,12 @@ static void avc_test_irq_nesting(struct kunit *test)
 	preempt_enable();
 	KUNIT_EXPECT_GT(test, st->midfill, 0);
 
-	/* Then let fills of both keys evict each other under the timer. */
-	end = jiffies + HZ / 2;
-	while (time_before(jiffies, end)) {
+	/*
+	 * Then let fills of both keys evict each other under the timer, for
+	 * 200 timer checks (the timer may tick only at HZ, as on UML).
+	 */
+	end = jiffies + 20 * HZ;
+	while (READ_ONCE(st->checked) < 200 && time_before(jiffies, end)) {
 		struct av_decision avd;
 
 		i = loops++ & 1;
@@ -623,7 +631,7 @@ static void avc_test_irq_nesting(struct kunit *test)
 	}
 	hrtimer_cancel(&st->timer);
 	KUNIT_EXPECT_EQ(test, st->bad, 0);
-	KUNIT_EXPECT_GT(test, st->checked, 100);
+	KUNIT_EXPECT_GE(test, st->checked, 200);
 	kunit_info(test, "%u process checks, %u timer checks in %u interrupts\n",
 		   loops, st->checked, st->fired);
 }
