@@ -49,7 +49,7 @@ done
 if [ -n "$missing" ]; then
 	for k in $missing; do
 		printf 'error: no %s kernel: %s is missing\n' "$k" \
-			"${OUTDIR#$TOP/}/$k-$flavor/arch/x86/boot/bzImage" >&2
+			"${OUTDIR#"$TOP"/}/$k-$flavor/arch/x86/boot/bzImage" >&2
 	done
 	die "build it first: scripts/build.sh <stock|patched> $flavor (or make bench, which builds both)"
 fi
@@ -145,4 +145,4 @@ EOF_PLOT
 
 "$TOP/scripts/size.sh" "$flavor" "$RESULTS/size.csv" $KERNELS
 
-msg "results: ${RESULTS#$TOP/}/{bench.txt,bench.csv,bench.json,bench.png,avc_stats.txt,size.csv}"
+msg "results: ${RESULTS#"$TOP"/}/{bench.txt,bench.csv,bench.json,bench.png,avc_stats.txt,size.csv}"

@@ -54,7 +54,7 @@ decls() {
 }
 
 build_project() {
-	local mdp conf=$out/policy.conf classes sid t line lineno err caps tries=0
+	local mdp conf=$out/policy.conf classes sid t line err caps tries=0
 	mdp=$(build_mdp)
 	decls "$mdp" > "$out/decls.conf"
 	grep -Evq '^(class|sid|common) [a-z0-9_]+$|^[{}]$|^	[a-z0-9_]+$|^inherits |^$' "$out/decls.conf" &&

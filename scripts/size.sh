@@ -28,11 +28,15 @@ for k in "$@"; do
 done
 printf '%-28s' "text bytes"
 for k in "$@"; do printf '%12s' "$k"; done
-[ $# -eq 2 ] && printf '%12s' "delta"
+if [ $# -eq 2 ]; then printf '%12s' "delta"; fi
 echo
 for obj in vmlinux security/selinux/built-in.a; do
 	printf '%-28s' "$obj"
 	for k in "$@"; do printf '%12s' "${text[$k:$obj]}"; done
-	[ $# -eq 2 ] && printf '%+12d' $((text[$2:$obj] - text[$1:$obj]))
+	if [ $# -eq 2 ]; then
+		a=${text[$1:$obj]}
+		b=${text[$2:$obj]}
+		printf '%+12d' $((b - a))
+	fi
 	echo
 done
