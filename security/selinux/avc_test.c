@@ -548,8 +548,8 @@ static enum hrtimer_restart avc_test_irq_fn(struct hrtimer *timer)
 		goto again;
 	if (st->hold) {
 		/* Process context is in the middle of writing the slot. */
-		if (avc_pcpu_probe(AVC_TEST_SID, st->tsid[0], SECCLASS_DIR, 1,
-				   NULL))
+		if (avc_pcpu_probe(AVC_TEST_SID, st->tsid[0], SECCLASS_DIR,
+				   st->want[0].allowed, NULL))
 			st->bad++;
 		st->midfill++;
 	}
@@ -570,6 +570,7 @@ again:
 static void avc_test_irq_nesting(struct kunit *test)
 {
 	struct avc_test_irq *st = &avc_test_irq_st;
+	struct av_decision avd;
 	unsigned long end;
 	unsigned int loops = 0, salt;
 	int i;
@@ -602,8 +603,13 @@ static void avc_test_irq_nesting(struct kunit *test)
 	hrtimer_start(&st->timer, ns_to_ktime(20 * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_HARD);
 
-	/* Hold a slot half-written until the timer has looked at it. */
+	/* Fill a slot, then hold it half-written until the timer looked. */
 	preempt_disable();
+	avc_has_perm_noaudit(AVC_TEST_SID, st->tsid[0], SECCLASS_DIR,
+			     st->want[0].allowed, 0, &avd);
+	KUNIT_EXPECT_TRUE(test, avc_pcpu_probe(AVC_TEST_SID, st->tsid[0],
+					       SECCLASS_DIR,
+					       st->want[0].allowed, NULL));
 	st->hold = this_cpu_ptr(&avc_pcpu_cache.slot[avc_pcpu_hash(AVC_TEST_SID,
 					st->tsid[0], SECCLASS_DIR)]);
 	avc_pcpu_write_begin(st->hold);
@@ -621,8 +627,6 @@ static void avc_test_irq_nesting(struct kunit *test)
 	 */
 	end = jiffies + 20 * HZ;
 	while (READ_ONCE(st->checked) < 200 && time_before(jiffies, end)) {
-		struct av_decision avd;
-
 		i = loops++ & 1;
 		if (avc_has_perm_noaudit(AVC_TEST_SID, st->tsid[i], SECCLASS_DIR,
 					 st->want[i].allowed, 0, &avd) ||
