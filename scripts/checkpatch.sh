@@ -9,7 +9,7 @@ ls "$dir"/0001-*.patch >/dev/null 2>&1 || die "no series in $dir: run 'make seri
 fail=0
 for p in "$dir"/0*.patch; do
 	case $p in */0000-cover-letter.patch) continue ;; esac
-	out=$("$PRISTINE/scripts/checkpatch.pl" --strict --no-summary --quiet \
+	out=$(PATH=/usr/bin:$PATH "$PRISTINE/scripts/checkpatch.pl" --strict --no-summary --quiet \
 		--root="$PATCHED" "$p" 2>&1) || true
 	if [ -n "$out" ]; then
 		echo "checkpatch: ${p##*/}:" >&2

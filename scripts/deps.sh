@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 declare -A PKG=(
-	[build]="bc flex bison libelf-dev libssl-dev cpio ccache sparse xz-utils git make gcc python3 perl"
+	[build]="bc flex bison libelf-dev libssl-dev cpio ccache sparse xz-utils git make gcc python3 python3-ply python3-git perl"
 	[source]="linux-source-6.12"
 	[guest]="qemu-system-x86 busybox-static checkpolicy selinux-policy-default"
 	[bench]="gnuplot-nox"

@@ -189,13 +189,15 @@ static int avc_test_expect(u32 ssid, u32 tsid, u16 tclass, u32 requested,
 	return 0;
 }
 
-#define AVD_EQ(test, a, b) do {						\
-	KUNIT_EXPECT_EQ(test, (a)->allowed, (b)->allowed);		\
-	KUNIT_EXPECT_EQ(test, (a)->auditallow, (b)->auditallow);	\
-	KUNIT_EXPECT_EQ(test, (a)->auditdeny, (b)->auditdeny);		\
-	KUNIT_EXPECT_EQ(test, (a)->flags, (b)->flags);			\
-	KUNIT_EXPECT_EQ(test, (a)->seqno, (b)->seqno);			\
-} while (0)
+static void avc_test_avd_eq(struct kunit *test, const struct av_decision *a,
+			    const struct av_decision *b)
+{
+	KUNIT_EXPECT_EQ(test, a->allowed, b->allowed);
+	KUNIT_EXPECT_EQ(test, a->auditallow, b->auditallow);
+	KUNIT_EXPECT_EQ(test, a->auditdeny, b->auditdeny);
+	KUNIT_EXPECT_EQ(test, a->flags, b->flags);
+	KUNIT_EXPECT_EQ(test, a->seqno, b->seqno);
+}
 
 /*
  * One check against the reference, through avc_has_perm() if @audit, else
@@ -243,7 +245,7 @@ static bool avc_test_check(struct kunit *test, u32 ssid, u32 tsid, u16 tclass,
 			   ssid, tsid, tclass, requested, flags, audit, rc,
 			   want_rc, avc_test_st.nrec, audited);
 		if (!audit)
-			AVD_EQ(test, &got, &want);
+			avc_test_avd_eq(test, &got, &want);
 	}
 	return ok;
 }
@@ -325,6 +327,7 @@ static void avc_test_revoke(struct kunit *test)
 	int i;
 
 	bool hit;
+	int rc;
 
 	preempt_disable();
 	for (i = 0; i < 3; i++)
@@ -339,8 +342,9 @@ static void avc_test_revoke(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, avc_has_perm(s, s, SECCLASS_FILE,
 					   AVC_TEST_DENY_PERM, NULL), -EACCES);
 	KUNIT_EXPECT_EQ(test, avc_test_st.nrec, 1);
-	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, s, SECCLASS_FILE,
-			AVC_TEST_DENY_PERM, 0, &avd), -EACCES);
+	rc = avc_has_perm_noaudit(s, s, SECCLASS_FILE, AVC_TEST_DENY_PERM, 0,
+				  &avd);
+	KUNIT_EXPECT_EQ(test, rc, -EACCES);
 	avc_test_pol.deny = false;
 }
 
@@ -397,6 +401,7 @@ static void avc_test_audit_counts(struct kunit *test)
 	const u32 s = AVC_TEST_SID + 3;
 	unsigned int want = 0, got = 0, n = 0, i;
 	u32 t, perm;
+	int ret;
 
 	for (t = AVC_TEST_SID; t < AVC_TEST_SID + 64; t++) {
 		struct av_decision avd;
@@ -414,8 +419,9 @@ static void avc_test_audit_counts(struct kunit *test)
 				if (denied && !rc)
 					avd.allowed |= perm;
 				avc_test_st.nrec = 0;
-				KUNIT_EXPECT_EQ(test, avc_has_perm(s, t,
-						SECCLASS_FILE, perm, NULL), rc);
+				ret = avc_has_perm(s, t, SECCLASS_FILE, perm,
+						   NULL);
+				KUNIT_EXPECT_EQ(test, ret, rc);
 				got += avc_test_st.nrec;
 				n++;
 			}
@@ -610,8 +616,8 @@ static void avc_test_irq_nesting(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, avc_pcpu_probe(AVC_TEST_SID, st->tsid[0],
 					       SECCLASS_DIR,
 					       st->want[0].allowed, NULL));
-	st->hold = this_cpu_ptr(&avc_pcpu_cache.slot[avc_pcpu_hash(AVC_TEST_SID,
-					st->tsid[0], SECCLASS_DIR)]);
+	i = avc_pcpu_hash(AVC_TEST_SID, st->tsid[0], SECCLASS_DIR);
+	st->hold = this_cpu_ptr(&avc_pcpu_cache.slot[i]);
 	avc_pcpu_write_begin(st->hold);
 	end = jiffies + 2 * HZ;
 	while (!READ_ONCE(st->midfill) && time_before(jiffies, end))
@@ -669,6 +675,7 @@ static int avc_test_resetter(void *arg)
 	for (i = 0; i < r->resets; i++) {
 		/* Odd epoch: a transition is under way. */
 		atomic_inc(&r->epoch);
+		/* Order the epoch before the policy change below. */
 		smp_mb__after_atomic();
 		if (i % 4 == 3) {
 			/* A flush by setenforce 1, seqno unchanged. */
@@ -680,6 +687,7 @@ static int avc_test_resetter(void *arg)
 			WRITE_ONCE(avc_test_pol.seqno, avc_test_pol.seqno + 1);
 			avc_ss_reset(avc_test_pol.seqno);
 		}
+		/* Order the completed reset before the epoch. */
 		smp_mb__before_atomic();
 		atomic_inc(&r->epoch);
 		avc_test_wait_checks(r);
@@ -699,6 +707,7 @@ static int avc_test_checker(void *arg)
 		/* Epoch 4k + 2: the reload that denies has returned. */
 		int e1 = atomic_read(&r->epoch), e2, rc;
 
+		/* Order the epoch read before the check. */
 		smp_mb();
 		if (avc_pcpu_probe(AVC_TEST_SID, AVC_TEST_SID, SECCLASS_FILE,
 				   AVC_TEST_DENY_PERM, NULL))
@@ -706,6 +715,7 @@ static int avc_test_checker(void *arg)
 		rc = avc_has_perm_noaudit(AVC_TEST_SID, AVC_TEST_SID,
 					  SECCLASS_FILE, AVC_TEST_DENY_PERM, 0,
 					  &avd);
+		/* Order the check before the second epoch read. */
 		smp_mb();
 		e2 = atomic_read(&r->epoch);
 		if (e1 == e2 && (e1 & 3) == 2) {
