@@ -19,9 +19,11 @@ trap 'rm -rf "$work"' EXIT
 
 undo() {
 	kgit "$dir" reset -q --hard "$orig"
+	local f
 	for f in "${added[@]-}"; do
-		[ -n "$f" ] && rm -f "$dir/$f"
+		if [ -n "$f" ]; then rm -f "$dir/$f"; fi
 	done
+	return 0
 }
 
 added=()
