@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 need_tree
+if [ -n "${EXPORT_FROM:-}" ]; then PATCHED=$EXPORT_FROM; fi
 [ -z "$(kgit "$PATCHED" status --porcelain --untracked-files=no)" ] ||
 	die "$PATCHED has uncommitted changes; commit them first"
 base=$(kgit "$PRISTINE" rev-parse "$BASE_TAG")

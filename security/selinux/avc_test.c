@@ -823,4 +823,127 @@ static struct kunit_suite avc_test_suite = {
 	.test_cases = avc_test_cases,
 };
 
+#ifdef CONFIG_SECURITY_SELINUX_AVC_KUNIT_BENCH
+/*
+ * Microbenchmark, not a test: time per check of the stock algorithm and of
+ * the inline path, in one boot, printed as "avc_bench: NAME ns=N" lines.
+ * Under UML the clock is the host's; under qemu -icount it counts guest
+ * instructions.
+ */
+#define AVC_BENCH_ITERS		2000000u
+#define AVC_BENCH_THRASH	(4 * AVC_PCPU_SLOTS)
+
+/* avc_has_perm_noaudit() as 6.12 has it, with no per-CPU cache. */
+static noinline int avc_bench_stock(u32 ssid, u32 tsid, u16 tclass,
+				    u32 requested, struct av_decision *avd)
+{
+	struct avc_node *node;
+	u32 denied;
+
+	rcu_read_lock();
+	node = avc_lookup(ssid, tsid, tclass);
+	if (unlikely(!node)) {
+		rcu_read_unlock();
+		return avc_perm_nonode(ssid, tsid, tclass, requested, 0, avd,
+				       0);
+	}
+	denied = requested & ~node->ae.avd.allowed;
+	memcpy(avd, &node->ae.avd, sizeof(*avd));
+	rcu_read_unlock();
+	if (unlikely(denied))
+		return avc_denied(ssid, tsid, tclass, requested, 0, 0, 0, avd);
+	return 0;
+}
+
+static noinline int avc_bench_patched(u32 ssid, u32 tsid, u16 tclass,
+				      u32 requested, struct av_decision *avd)
+{
+	return avc_has_perm_noaudit(ssid, tsid, tclass, requested, 0, avd);
+}
+
+/* Nanoseconds per check over AVC_BENCH_ITERS checks of @nkeys keys. */
+static u64 avc_bench_run(int (*fn)(u32, u32, u16, u32, struct av_decision *),
+			 const u32 *tsid, unsigned int nkeys, u32 perm)
+{
+	struct av_decision avd;
+	unsigned int i, k = 0;
+	u64 t0, t1;
+
+	for (i = 0; i < nkeys; i++)
+		fn(AVC_TEST_SID, tsid[i], SECCLASS_FILE, perm, &avd);
+	preempt_disable();
+	t0 = ktime_get_ns();
+	for (i = 0; i < AVC_BENCH_ITERS; i++) {
+		fn(AVC_TEST_SID, tsid[k], SECCLASS_FILE, perm, &avd);
+		if (++k == nkeys)
+			k = 0;
+	}
+	t1 = ktime_get_ns();
+	preempt_enable();
+	return div_u64((t1 - t0) * 1000, AVC_BENCH_ITERS);
+}
+
+static void avc_bench(struct kunit *test)
+{
+	u32 *tsid, same[2], t;
+	unsigned int n = 0;
+	u64 stock, hit, miss, miss_stock, thrash, thrash_stock;
+
+	tsid = kunit_kcalloc(test, AVC_BENCH_THRASH, sizeof(*tsid), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tsid);
+	/* Keys whose decision allows FILE__READ, unaudited: the hot case. */
+	avc_test_pol.deny = false;
+	for (t = AVC_TEST_SID; n < AVC_BENCH_THRASH; t++) {
+		struct av_decision avd;
+
+		avc_test_decide(&avc_test_pol, AVC_TEST_SID, t, SECCLASS_FILE,
+				&avd);
+		if ((avd.allowed & FILE__READ) && !(avd.auditallow & FILE__READ) &&
+		    !(avd.flags & AVD_FLAGS_PERMISSIVE))
+			tsid[n++] = t;
+	}
+	/* Two such keys that share a per-CPU slot: every check misses. */
+	same[0] = tsid[0];
+	for (n = 1; n < AVC_BENCH_THRASH; n++)
+		if (avc_pcpu_hash(AVC_TEST_SID, tsid[n], SECCLASS_FILE) ==
+		    avc_pcpu_hash(AVC_TEST_SID, same[0], SECCLASS_FILE))
+			break;
+	KUNIT_ASSERT_LT(test, n, AVC_BENCH_THRASH);
+	same[1] = tsid[n];
+	avc_set_cache_threshold(2 * AVC_BENCH_THRASH);
+
+	stock = avc_bench_run(avc_bench_stock, tsid, 1, FILE__READ);
+	hit = avc_bench_run(avc_bench_patched, tsid, 1, FILE__READ);
+	miss_stock = avc_bench_run(avc_bench_stock, same, 2, FILE__READ);
+	miss = avc_bench_run(avc_bench_patched, same, 2, FILE__READ);
+	thrash_stock = avc_bench_run(avc_bench_stock, tsid, AVC_BENCH_THRASH,
+				     FILE__READ);
+	thrash = avc_bench_run(avc_bench_patched, tsid, AVC_BENCH_THRASH,
+			       FILE__READ);
+
+	kunit_info(test, "avc_bench: stock_hit ps=%llu\n", stock);
+	kunit_info(test, "avc_bench: pcpu_hit ps=%llu\n", hit);
+	kunit_info(test, "avc_bench: stock_2keys ps=%llu\n", miss_stock);
+	kunit_info(test, "avc_bench: pcpu_miss ps=%llu\n", miss);
+	kunit_info(test, "avc_bench: stock_thrash ps=%llu\n", thrash_stock);
+	kunit_info(test, "avc_bench: pcpu_thrash ps=%llu\n", thrash);
+	kunit_info(test, "avc_bench: slots=%u thrash_keys=%u iters=%u\n",
+		   AVC_PCPU_SLOTS, AVC_BENCH_THRASH, AVC_BENCH_ITERS);
+}
+
+static struct kunit_case avc_bench_cases[] = {
+	KUNIT_CASE_SLOW(avc_bench),
+	{}
+};
+
+static struct kunit_suite avc_bench_suite = {
+	.name = "selinux_avc_bench",
+	.init = avc_test_init,
+	.exit = avc_test_exit,
+	.test_cases = avc_bench_cases,
+};
+
+kunit_test_suites(&avc_test_suite, &avc_bench_suite);
+#else
 kunit_test_suites(&avc_test_suite);
+#endif
