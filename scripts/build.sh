@@ -38,8 +38,10 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.fragstamp" 2>/dev/null)" != "$stam
 		{ tail -20 "$log"; die "merge_config failed (log: $log)"; }
 	make "${MAKEARGS[@]}" olddefconfig >>"$log" 2>&1 || { tail -20 "$log"; die "olddefconfig failed"; }
 	# Every fragment line must have survived olddefconfig.
-	bad=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | while read -r l; do
-		grep -qxF "$l" "$out/.config" || echo "$l"; done)
+	# Later fragments override earlier ones, as in merge_config.sh.
+	bad=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' |
+		awk -F= '{ v[$1] = $0; o[$1] = NR } END { for (k in v) print v[k] }' |
+		while read -r l; do grep -qxF "$l" "$out/.config" || echo "$l"; done)
 	[ -z "$bad" ] || warn "config lines not honoured: $(echo $bad)"
 	echo "$stamp" > "$out/.fragstamp"
 fi
