@@ -14,34 +14,25 @@ sizes() {
 	size -t "$1" 2>/dev/null | awk 'END { print $1, $2, $3 }'
 }
 
-# code FILE: from _stext to the last text symbol before _etext, from a
-# System.map.  vmlinux's .text section and _etext are padded to a 2 MiB
-# boundary, so size(1) alone hides small changes.
-code() {
-	local s e
-	s=$(awk '$3 == "_stext" {print $1}' "$1")
-	e=$(awk '$3 == "_etext" {print $1}' "$1")
-	e=$(awk -v e="$e" '$2 ~ /^[tT]$/ && $1 < e && $1 > m {m = $1} END {print m}' "$1")
-	[ -n "$s" ] && [ -n "$e" ] || return 1
-	echo $((0x$e - 0x$s))
-}
-
-OBJS="vmlinux vmlinux:text-symbols security/selinux/built-in.a"
+# vmlinux's .text is padded to a 2 MiB boundary, so size(1) of vmlinux
+# hides small changes; vmlinux.o (the same code before the final link) and
+# its .text section show them.
+OBJS="vmlinux vmlinux.o vmlinux.o:.text security/selinux/built-in.a"
 echo "kernel,object,text,data,bss" > "$out"
 declare -A text=()
 for k in "$@"; do
 	o=$OUTDIR/$k-$flavor
-	[ -f "$o/System.map" ] || die "no $o/System.map: build the $k kernel first"
-	t=$(code "$o/System.map") || die "no _stext/_etext in $o/System.map"
-	echo "$k,vmlinux:text-symbols,$t,," >> "$out"
-	text[$k:vmlinux:text-symbols]=$t
-	for obj in vmlinux security/selinux/built-in.a; do
+	for obj in vmlinux vmlinux.o security/selinux/built-in.a; do
 		[ -f "$o/$obj" ] || die "no $o/$obj: build the $k kernel first"
 		read -r t d b < <(sizes "$o/$obj")
 		[ -n "$t" ] || die "size $o/$obj failed"
 		echo "$k,$obj,$t,$d,$b" >> "$out"
 		text[$k:$obj]=$t
 	done
+	t=$(size -A "$o/vmlinux.o" | awk '$1 == ".text" {print $2}')
+	[ -n "$t" ] || die "no .text in $o/vmlinux.o"
+	echo "$k,vmlinux.o:.text,$t,," >> "$out"
+	text[$k:vmlinux.o:.text]=$t
 done
 printf '%-28s' "text bytes"
 for k in "$@"; do printf '%12s' "$k"; done
