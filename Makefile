@@ -11,7 +11,7 @@ S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kunit \
 	kunit-um kunit-x86_64 sparse checkpatch series check test-scripts \
-	bench bench-os stress export clean distclean
+	bench bench-os microbench stress matrix debug mutants export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y'
@@ -34,7 +34,12 @@ help:
 	@echo '  make apply KSRC=DIR  apply the series to your clean 6.12.y git tree as commits'
 	@echo '                    on a new branch avc-pcpu (the only target that writes to KSRC)'
 	@echo '  make bench-os     the benchmark with CONFIG_CC_OPTIMIZE_FOR_SIZE kernels'
-	@echo '  make stress       multi-CPU reload/check race stress in qemu'
+	@echo '  make microbench   in-kernel avc_has_perm microbenchmark (UML ns, x86_64 instructions)'
+	@echo '  make matrix       decision/audit matrix, stock vs patched vs policy (part of check)'
+	@echo '  make stress       multi-CPU reload/check race stress in qemu -smp 2'
+	@echo '  make debug        KUnit on KASAN+lockdep+atomic-sleep+preempt and on KCSAN kernels'
+	@echo '  make mutants      break the cache on purpose; the KUnit suite must catch each'
+	@echo '  make export       developer: turn the patched tree'"'"'s commits back into patches/'
 	@echo '  make clean        remove build outputs but keep the unpacked source'
 	@echo '  make distclean    remove build/ and results/'
 	@echo
@@ -92,8 +97,20 @@ bench: deps
 bench-os: deps
 	@$(S)/bench-all.sh os
 
+microbench: tree
+	@$(S)/microbench.sh um x86_64
+
+matrix: deps
+	@$(S)/matrix.sh
+
 stress: deps
 	@$(S)/stress.sh
+
+debug: tree
+	@$(S)/debug.sh
+
+mutants: tree
+	@$(S)/mutants.sh um
 
 export:
 	@$(S)/export.sh
