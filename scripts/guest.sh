@@ -53,7 +53,7 @@ mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null ||
 
 # Fixed timestamps and order, so the same inputs give the same image.
 find "$root" -exec touch -h -d @0 {} +
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible -R 0:0) |
 	gzip -9 -n > "$initrd.tmp"
 mv "$initrd.tmp" "$initrd"
 msg "initramfs: ${initrd#$TOP/} ($(du -k "$initrd" | cut -f1) KiB)"
