@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: the SELinux decision matrix on the stock and the patched
+# guest kernel (one boot each, qemu TCG with -icount), compared case by
+# case with each other and with the outcome predicted from the policy
+# source (scripts/matrix/matrix.py).  Any difference fails.
+#
+# Usage: matrix.sh [FLAVOR]      (default x86_64-guest)
+# Environment:
+#   KERNELS="stock patched"  kernels to run (the first is the reference)
+#   KERNEL_<name>=bzImage    use this image for kernel <name> instead of
+#                            build/out/debian/<name>-FLAVOR (e.g. a mutant)
+#   MATRIX_TIMEOUT=S         seconds before a guest is killed (default 400)
+# Outputs: build/matrix/<kernel>/{console.log,matrix.out},
+# build/matrix/expected.out, results/matrix.txt (summary).
+. "$(dirname "$0")/lib.sh"
+
+flavor=${1:-x86_64-guest}
+KERNELS=${KERNELS:-stock patched}
+MATRIX_TIMEOUT=${MATRIX_TIMEOUT:-400}
+QEMU=${QEMU:-qemu-system-x86_64}
+MX=$TOP/scripts/matrix
+OUT=$BUILD/matrix
+RESULTS=${RESULTS:-$TOP/results}
+
+for t in "$QEMU:qemu-system-x86" python3:python3 base64:coreutils; do
+	command -v "${t%%:*}" >/dev/null ||
+		die "${t%%:*} not found: apt-get install ${t#*:} (or run scripts/deps.sh)"
+done
+
+image() {
+	local var=KERNEL_$1
+	if [ -n "${!var:-}" ]; then
+		echo "${!var}"
+	else
+		echo "$OUTDIR/$1-$flavor/arch/x86/boot/bzImage"
+	fi
+}
+
+for k in $KERNELS; do
+	img=$(image "$k")
+	[ -f "$img" ] || die "no $k kernel: ${img#"$TOP"/} is missing; build it first: scripts/build.sh $k $flavor"
+done
+
+start=$SECONDS
+"$MX/guest.sh"
+initrd=$OUT/initrd.gz
+
+# One guest per kernel, in parallel; deterministic virtual clock.
+boot() {
+	local k=$1 dir=$OUT/$1
+	mkdir -p "$dir"
+	rm -f "$dir/console.log" "$dir/matrix.out"
+	timeout --foreground -k 5 "$MATRIX_TIMEOUT" "$QEMU" -accel tcg \
+		-icount shift=0,sleep=off -rtc base=2025-01-01T00:00:00,clock=vm \
+		-smp 1 -m 512 -nographic -no-reboot \
+		-kernel "$(image "$k")" -initrd "$initrd" \
+		-append "console=ttyS0 quiet log_buf_len=8M audit_backlog_limit=1000000 MATRIX_MODE=matrix" \
+		</dev/null >"$dir/console.log" 2>&1
+}
+
+msg "booting $(echo $KERNELS | wc -w) guests: $KERNELS"
+declare -A pids=()
+for k in $KERNELS; do
+	boot "$k" &
+	pids[$k]=$!
+done
+failed=
+while :; do
+	running=
+	for k in "${!pids[@]}"; do
+		kill -0 "${pids[$k]}" 2>/dev/null || continue
+		n=$(grep -ac 'AVC-MATRIX: PHASE ' "$OUT/$k/console.log" 2>/dev/null || true)
+		running="$running $k:phase$n"
+	done
+	[ -n "$running" ] || break
+	printf '    ... %ds:%s\n' $((SECONDS - start)) "$running" >&2
+	sleep 5
+done
+for k in $KERNELS; do
+	rc=0
+	wait "${pids[$k]}" || rc=$?
+	log=$OUT/$k/console.log
+	[ $rc -eq 0 ] || { warn "$k guest: qemu exit $rc$([ $rc -eq 124 ] && echo " (timeout)")"; failed="$failed $k"; }
+	grep -a 'AVC-MATRIX: \(ERROR\|PHASE-PROBLEM\)\|^avcmatrix:' "$log" | tr -d '\r' >&2 || true
+	sed -n '/AVC-MATRIX: DATA BEGIN/,/AVC-MATRIX: DATA END/p' "$log" | tr -d '\r' |
+		grep -v '^AVC-MATRIX: ' | base64 -d 2>/dev/null | gunzip > "$OUT/$k/matrix.out" 2>/dev/null ||
+		{ warn "$k: no matrix data in ${log#"$TOP"/}"; failed="$failed $k"; }
+done
+msg "guests finished in $((SECONDS - start))s"
+
+python3 "$MX/matrix.py" expect "$OUT/policy" "$MX/objects.conf" "$MX/phases.conf" "$OUT/expected.out"
+mkdir -p "$RESULTS"
+runs=()
+for k in $KERNELS; do
+	runs+=("$k=$OUT/$k/matrix.out")
+done
+rc=0
+python3 "$MX/matrix.py" check "$OUT/policy" "$MX/objects.conf" "$MX/phases.conf" \
+	"$RESULTS/matrix.txt" "${runs[@]}" || rc=1
+[ -z "$failed" ] || rc=1
+echo "matrix: total time $((SECONDS - start))s" | tee -a "$RESULTS/matrix.txt"
+if [ $rc -eq 0 ]; then
+	echo "matrix: PASS ($KERNELS identical and as the policy predicts)"
+else
+	echo "matrix: FAIL${failed:+ (guest failures:$failed)}; outputs in ${OUT#"$TOP"/}/, summary ${RESULTS#"$TOP"/}/matrix.txt"
+fi
+exit $rc

@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the decision-matrix/stress guest: build/matrix/initrd.gz with
+# busybox-static, the programs from tools/testing/selinux-avc-matrix, the
+# policy versions listed in policies.conf and the init script.
+# Class declarations and policy capabilities come from scripts/policy.sh
+# (the kernel's mdp tool; capabilities checkpolicy 3.4 rejects are dropped
+# there); the policy itself is ours (base.te + the version's files).
+. "$(dirname "$0")/../lib.sh"
+
+MX=$TOP/scripts/matrix
+G=$BUILD/matrix/guest
+root=$G/root
+pol=$BUILD/matrix/policy
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+
+for t in gcc cpio gzip checkpolicy; do
+	command -v $t >/dev/null || die "$t not found: run scripts/deps.sh"
+done
+[ -x "$BUSYBOX" ] || die "no $BUSYBOX: apt-get install busybox-static"
+file -L "$BUSYBOX" 2>/dev/null | grep -q 'dynamically linked' &&
+	die "$BUSYBOX is dynamically linked: install busybox-static"
+
+msg "building the matrix programs"
+make -s -C "$TOP/tools/testing/selinux-avc-matrix" OUT="$G/bin" ||
+	die "building tools/testing/selinux-avc-matrix failed"
+
+# Class and permission declarations from mdp, via the benchmark's policy
+# builder (it also keeps only the policy capabilities checkpolicy knows).
+"$TOP/scripts/policy.sh" project >/dev/null 2>"$G.policy.log" || {
+	cat "$G.policy.log" >&2
+	die "scripts/policy.sh project failed"
+}
+decls=$BUILD/guest/policy-project/decls.conf
+caps=$BUILD/guest/policy-project/policycaps.conf
+[ -s "$decls" ] && [ -s "$caps" ] || die "no $decls or $caps from scripts/policy.sh"
+classes=$(awk '/^class [a-z0-9_]+$/ && !seen[$2]++ {print $2}' "$decls")
+
+mkdir -p "$pol"
+cp "$decls" "$pol/decls.conf"
+grep -v '^[[:space:]]*#' "$MX/policies.conf" | while read -r name files; do
+	[ -n "$name" ] || continue
+	conf=$pol/$name.conf
+	{
+		cat "$decls" "$TOP/scripts/policy/mls.conf"
+		grep -v '^#' "$caps"
+		cat "$MX/base.te"
+		for f in $files; do cat "$MX/$f"; done
+		echo "# generated: the unconfined domain may do everything"
+		for c in $classes; do
+			echo "allow unconfined_domain { domain file_type }:$c *;"
+		done
+		cat "$MX/users.conf"
+		echo "# generated: initial SID contexts"
+		for sid in $(awk '/^sid [a-z0-9_]+$/ {print $2}' "$decls"); do
+			t=$(awk -v s="$sid" '$1 == s {print $2}' "$TOP/scripts/policy/initial_sids")
+			echo "sid $sid system_u:object_r:${t:-unlabeled_t}:s0"
+		done
+		cat "$TOP/scripts/policy/fs.conf"
+	} > "$conf"
+	sed -i 's/^\(sid \(kernel\|init\|any_socket\|port\|netif\|netmsg\|node\) system_u:\)object_r/\1system_r/' "$conf"
+	checkpolicy -M -U allow -o "$pol/$name.bin" "$conf" >"$pol/$name.log" 2>&1 || {
+		cat "$pol/$name.log" >&2
+		die "checkpolicy failed on ${conf#$TOP/}"
+	}
+done
+
+msg "assembling the matrix initramfs"
+rm -rf "$root"
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,matrix/policy}
+cp "$BUSYBOX" "$root/bin/busybox"
+for a in $("$BUSYBOX" --list); do
+	[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
+done
+cp "$G/bin"/{avcmatrix,avcstress,exit0} "$root/matrix/"
+cp "$MX/objects.conf" "$MX/phases.conf" "$root/matrix/"
+cp "$pol"/*.bin "$root/matrix/policy/"
+cp "$MX/init" "$root/init"
+chmod 755 "$root/init"
+mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null ||
+	die "mknod dev/console failed (needs root)"
+find "$root" -exec touch -h -d @0 {} +
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+	gzip -9 -n > "$BUILD/matrix/initrd.gz.tmp"
+mv "$BUILD/matrix/initrd.gz.tmp" "$BUILD/matrix/initrd.gz"
+msg "initramfs: ${BUILD#$TOP/}/matrix/initrd.gz ($(du -k "$BUILD/matrix/initrd.gz" | cut -f1) KiB)"

@@ -1,0 +1,800 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avcmatrix - SELinux decision matrix for the qemu guest.
+ *
+ *   avcmatrix run PHASE OUT    (unconfined) for every domain in
+ *                              /matrix/objects.conf: build fresh fixtures,
+ *                              run "avcmatrix child" in the domain, collect
+ *                              its results and the AVC audit records it
+ *                              caused; append them to OUT
+ *   avcmatrix child            (in a matrix domain) perform every case,
+ *                              print "KIND TYPE OP OUTCOME" per case
+ *   avcmatrix load POLICY      load a binary policy
+ *   avcmatrix label TYPE FILE...  label files system_u:object_r:TYPE:s0
+ *
+ * Every case is one real system call (or a short fixed sequence) on an
+ * object of one type; OUTCOME is "ok", an errno name, "revoked" (an
+ * inherited descriptor was replaced by SELinux at exec) or "sigN".
+ * Before each case the child stats /tmp/m/mark, whose getattr is
+ * auditallow'ed: the granted record it leaves in the audit stream tells
+ * the parent which case the records that follow belong to.  At the end of
+ * a phase the parent stats /tmp/m/sentinel (auditallow'ed for kernel_t) and
+ * reads /dev/kmsg until that record arrives, so no record is missed.
+ */
+#include "common.h"
+
+#include <dirent.h>
+#include <ftw.h>
+#include <poll.h>
+#include <time.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <termios.h>
+
+#define MAXT		16
+#define TOP		"/tmp/m"
+#define W		TOP "/w"
+#define SOCKDIR		TOP "/s"
+#define MARK		TOP "/mark"
+#define SENTINEL	TOP "/sentinel"
+#define EXIT0		"/matrix/exit0"
+#define SELF		"/matrix/avcmatrix"
+#define FD_R(i)		(10 + 2 * (i))
+#define FD_W(i)		(11 + 2 * (i))
+#define FD_P(j)		(44 + (j))
+#define MAXCASES	4096
+#define MAXREC		1024
+
+struct config {
+	char *v[5][MAXT];
+	int n[5];
+};
+
+enum { K_DOMAIN, K_FILE, K_DIR, K_FIFO, K_SOCK };
+static const char *const kinds[] = { "domain", "file", "dir", "fifo", "sock" };
+static struct config cfg;
+
+static void read_config(void)
+{
+	char line[256], kind[32], name[64];
+	FILE *f = fopen("/matrix/objects.conf", "re");
+	int k;
+
+	if (!f)
+		die("open /matrix/objects.conf");
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || sscanf(line, "%31s %63s", kind, name) != 2)
+			continue;
+		for (k = 0; k < 5; k++)
+			if (!strcmp(kind, kinds[k]))
+				break;
+		if (k == 5 || cfg.n[k] == MAXT) {
+			errno = EINVAL;
+			die("objects.conf: bad line '%s'", line);
+		}
+		cfg.v[k][cfg.n[k]++] = strdup(name);
+	}
+	fclose(f);
+}
+
+/* ------------------------------------------------------------------ */
+/* The child: runs in a matrix domain. */
+
+static char outbuf[1 << 17];
+static size_t outlen;
+
+static const char *errname(int e)
+{
+	static char buf[16];
+
+	switch (e) {
+	case 0: return "ok";
+	case EACCES: return "EACCES";
+	case EPERM: return "EPERM";
+	case ENOTTY: return "ENOTTY";
+	case ENXIO: return "ENXIO";
+	case EAGAIN: return "EAGAIN";
+	case ENOENT: return "ENOENT";
+	case EEXIST: return "EEXIST";
+	case EBADF: return "EBADF";
+	case EINVAL: return "EINVAL";
+	case ETXTBSY: return "ETXTBSY";
+	case ECONNREFUSED: return "ECONNREFUSED";
+	case EINPROGRESS: return "EINPROGRESS";
+	}
+	snprintf(buf, sizeof(buf), "E%d", e);
+	return buf;
+}
+
+/* Result of a call that returns -1 with errno on failure. */
+static const char *res(long r)
+{
+	return errname(r < 0 ? errno : 0);
+}
+
+static void emit(const char *kind, const char *type, const char *op,
+		 const char *outcome)
+{
+	int n = snprintf(outbuf + outlen, sizeof(outbuf) - outlen,
+			 "%s %s %s %s\n", kind, type, op, outcome);
+
+	if (n < 0 || (size_t)n >= sizeof(outbuf) - outlen) {
+		errno = ENOSPC;
+		die("result buffer");
+	}
+	outlen += n;
+}
+
+static void marker(void)
+{
+	struct stat st;
+
+	if (stat(MARK, &st))
+		die("stat " MARK);
+}
+
+/* Is inherited FD still the file at PATH, or did exec replace it? */
+static int inherited(int fd, const char *path)
+{
+	char link[64], buf[256];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return 0;
+	buf[n] = '\0';
+	return !strcmp(buf, path);
+}
+
+static const char *do_open(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return errname(errno);
+	close(fd);
+	return "ok";
+}
+
+static const char *do_exec(const char *path)
+{
+	char *argv[] = { (char *)path, NULL };
+	static char buf[16];
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		syscall(SYS_close_range, 3, ~0U, 0);
+		execv(path, argv);
+		_exit(errno);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	if (WIFSIGNALED(status)) {
+		snprintf(buf, sizeof(buf), "sig%d", WTERMSIG(status));
+		return buf;
+	}
+	return errname(WEXITSTATUS(status));
+}
+
+static const char *do_fstat(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_PATH | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return errname(errno);
+	r = fstat(fd, &st);
+	r = r ? errno : 0;
+	close(fd);
+	return errname(r);
+}
+
+static const char *do_ioctl(int fd)
+{
+	struct termios t;
+
+	return res(ioctl(fd, TCGETS, &t));
+}
+
+static const char *do_ls(const char *path)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long r;
+
+	if (fd < 0)
+		return errname(errno);
+	r = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+	r = r < 0 ? errno : 0;
+	close(fd);
+	return errname(r);
+}
+
+static int unix_addr(struct sockaddr_un *sa, const char *path)
+{
+	size_t len = strlen(path);
+
+	if (len >= sizeof(sa->sun_path)) {
+		errno = ENAMETOOLONG;
+		die("socket path %s", path);
+	}
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	memcpy(sa->sun_path, path, len);
+	return sizeof(*sa);
+}
+
+/* socket(TYPE), then bind/connect/sendto PATH (op 0/1/2); 3: just create */
+static const char *do_sock(int type, int op, const char *path)
+{
+	struct sockaddr_un sa;
+	int s = socket(AF_UNIX, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	int len, r = 0;
+
+	if (s < 0)
+		return errname(errno);
+	if (path) {
+		len = unix_addr(&sa, path);
+		if (op == 0)
+			r = bind(s, (struct sockaddr *)&sa, len);
+		else if (op == 1)
+			r = connect(s, (struct sockaddr *)&sa, len);
+		else
+			r = sendto(s, "x", 1, 0, (struct sockaddr *)&sa, len) == 1 ? 0 : -1;
+	}
+	r = r ? errno : 0;
+	close(s);
+	return errname(r);
+}
+
+static const char *do_pipe(int ioc)
+{
+	char c = 'x';
+	int p[2], r = 0;
+
+	if (pipe2(p, O_CLOEXEC))
+		return errname(errno);
+	if (ioc)
+		r = ioctl(p[0], TCGETS, &(struct termios){ 0 });
+	else if (write(p[1], &c, 1) != 1 || read(p[0], &c, 1) != 1)
+		r = -1;
+	r = r ? errno : 0;
+	close(p[0]);
+	close(p[1]);
+	return errname(r);
+}
+
+#define CASE(kind, type, op, expr)			\
+	do {						\
+		marker();				\
+		emit(kind, type, op, (expr));		\
+	} while (0)
+
+static int child(void)
+{
+	char p[256], q[256], fdobj[256];
+	const char *t;
+	struct stat st;
+	char c;
+	int i, fd;
+
+	read_config();
+	for (i = 0; i < cfg.n[K_FILE]; i++) {
+		t = cfg.v[K_FILE][i];
+		snprintf(p, sizeof(p), W "/f/%s/obj", t);
+		snprintf(fdobj, sizeof(fdobj), W "/f/%s/fdobj", t);
+		CASE("file", t, "open_r", do_open(p, O_RDONLY));
+		CASE("file", t, "open_w", do_open(p, O_WRONLY));
+		CASE("file", t, "open_rw", do_open(p, O_RDWR));
+		CASE("file", t, "append", do_open(p, O_WRONLY | O_APPEND));
+		CASE("file", t, "read", !inherited(FD_R(i), fdobj) ? "revoked" :
+		     res(pread(FD_R(i), &c, 1, 0) == 1 ? 0 : -1));
+		CASE("file", t, "write", !inherited(FD_W(i), fdobj) ? "revoked" :
+		     res(pwrite(FD_W(i), "x", 1, 0) == 1 ? 0 : -1));
+		CASE("file", t, "ioctl", !inherited(FD_R(i), fdobj) ? "revoked" :
+		     do_ioctl(FD_R(i)));
+		CASE("file", t, "stat", res(stat(p, &st)));
+		CASE("file", t, "fstat", do_fstat(p));
+		CASE("file", t, "chmod", res(chmod(p, 0755)));
+		CASE("file", t, "exec", do_exec(p));
+		snprintf(p, sizeof(p), W "/f/%s/u", t);
+		CASE("file", t, "unlink", res(unlink(p)));
+		snprintf(p, sizeof(p), W "/f/%s/r", t);
+		snprintf(q, sizeof(q), W "/f/%s/r2", t);
+		CASE("file", t, "rename", res(rename(p, q)));
+	}
+	for (i = 0; i < cfg.n[K_DIR]; i++) {
+		t = cfg.v[K_DIR][i];
+		snprintf(p, sizeof(p), W "/d/%s", t);
+		CASE("dir", t, "ls", do_ls(p));
+		CASE("dir", t, "stat", res(stat(p, &st)));
+		snprintf(p, sizeof(p), W "/d/%s/e", t);
+		CASE("dir", t, "search", res(stat(p, &st)));
+		snprintf(p, sizeof(p), W "/d/%s/nd", t);
+		CASE("dir", t, "mkdir", res(mkdir(p, 0755)));
+		snprintf(p, sizeof(p), W "/d/%s/sub", t);
+		CASE("dir", t, "rmdir", res(rmdir(p)));
+		snprintf(p, sizeof(p), W "/d/%s/nf", t);
+		CASE("dir", t, "create", do_open(p, O_CREAT | O_EXCL | O_WRONLY));
+		snprintf(p, sizeof(p), W "/d/%s/victim", t);
+		CASE("dir", t, "unlink", res(unlink(p)));
+		snprintf(p, sizeof(p), W "/d/%s/ren", t);
+		snprintf(q, sizeof(q), W "/d/%s/ren2", t);
+		CASE("dir", t, "rename", res(rename(p, q)));
+		snprintf(p, sizeof(p), W "/d/%s/ff", t);
+		CASE("dir", t, "mkfifo", res(mknod(p, S_IFIFO | 0644, 0)));
+		snprintf(p, sizeof(p), W "/d/%s/sk", t);
+		CASE("dir", t, "bind", do_sock(SOCK_STREAM, 0, p));
+	}
+	for (i = 0; i < cfg.n[K_FIFO]; i++) {
+		t = cfg.v[K_FIFO][i];
+		snprintf(p, sizeof(p), W "/p/%s", t);
+		fd = FD_P(i);
+		CASE("fifo", t, "open_r", do_open(p, O_RDONLY | O_NONBLOCK));
+		CASE("fifo", t, "open_w", do_open(p, O_WRONLY | O_NONBLOCK));
+		CASE("fifo", t, "stat", res(stat(p, &st)));
+		CASE("fifo", t, "read", !inherited(fd, p) ? "revoked" :
+		     res(read(fd, &c, 1) == 1 ? 0 : -1));
+		CASE("fifo", t, "write", !inherited(fd, p) ? "revoked" :
+		     res(write(fd, "x", 1) == 1 ? 0 : -1));
+		CASE("fifo", t, "ioctl", !inherited(fd, p) ? "revoked" :
+		     do_ioctl(fd));
+	}
+	for (i = 0; i < cfg.n[K_SOCK]; i++) {
+		t = cfg.v[K_SOCK][i];
+		snprintf(p, sizeof(p), SOCKDIR "/%s.st", t);
+		CASE("sock", t, "stat", res(stat(p, &st)));
+		CASE("sock", t, "connect", do_sock(SOCK_STREAM, 1, p));
+		snprintf(p, sizeof(p), SOCKDIR "/%s.dg", t);
+		CASE("sock", t, "sendto", do_sock(SOCK_DGRAM, 2, p));
+	}
+	CASE("self", "self", "pipe", do_pipe(0));
+	CASE("self", "self", "pipe_ioctl", do_pipe(1));
+	CASE("self", "self", "socket", do_sock(SOCK_STREAM, 3, NULL));
+	CASE("self", "self", "dgram", do_sock(SOCK_DGRAM, 3, NULL));
+
+	if (write(1, outbuf, outlen) != (ssize_t)outlen)
+		die("write results");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The parent: unconfined (kernel_t). */
+
+static int hi(int fd)
+{
+	int n;
+
+	if (fd < 0)
+		return fd;
+	n = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+	if (n < 0)
+		die("F_DUPFD_CLOEXEC");
+	close(fd);
+	return n;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	if (remove(path))
+		die("remove %s", path);
+	return 0;
+}
+
+static void rm_rf(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return;
+	if (nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS))
+		die("rm -rf %s", path);
+}
+
+static void mkdir_l(const char *path, const char *type)
+{
+	if (mkdir(path, 0755) && errno != EEXIST)
+		die("mkdir %s", path);
+	label(path, type);
+}
+
+static void mkfile(const char *path, const char *type, const char *from)
+{
+	char buf[65536];
+	ssize_t n = 1;
+	int in = -1, out;
+
+	out = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0755);
+	if (out < 0)
+		die("create %s", path);
+	if (from) {
+		in = open(from, O_RDONLY | O_CLOEXEC);
+		if (in < 0)
+			die("open %s", from);
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, n) != n)
+				die("write %s", path);
+		close(in);
+	} else if (write(out, "data\n", 5) != 5) {
+		die("write %s", path);
+	}
+	if (n < 0)
+		die("read %s", from);
+	close(out);
+	label(path, type);
+}
+
+static void fixtures(void)
+{
+	char p[256];
+	const char *t;
+	int i;
+
+	rm_rf(W);
+	mkdir_l(W, "mwork_t");
+	mkdir_l(W "/f", "mwork_t");
+	mkdir_l(W "/d", "mwork_t");
+	mkdir_l(W "/p", "mwork_t");
+	for (i = 0; i < cfg.n[K_FILE]; i++) {
+		t = cfg.v[K_FILE][i];
+		snprintf(p, sizeof(p), W "/f/%s", t);
+		mkdir_l(p, "mwork_t");
+		snprintf(p, sizeof(p), W "/f/%s/obj", t);
+		mkfile(p, t, EXIT0);
+		snprintf(p, sizeof(p), W "/f/%s/fdobj", t);
+		mkfile(p, t, NULL);
+		snprintf(p, sizeof(p), W "/f/%s/u", t);
+		mkfile(p, t, NULL);
+		snprintf(p, sizeof(p), W "/f/%s/r", t);
+		mkfile(p, t, NULL);
+	}
+	for (i = 0; i < cfg.n[K_DIR]; i++) {
+		t = cfg.v[K_DIR][i];
+		snprintf(p, sizeof(p), W "/d/%s", t);
+		mkdir_l(p, t);
+		snprintf(p, sizeof(p), W "/d/%s/e", t);
+		mkfile(p, "mwork_t", NULL);
+		snprintf(p, sizeof(p), W "/d/%s/sub", t);
+		mkdir_l(p, t);
+		snprintf(p, sizeof(p), W "/d/%s/victim", t);
+		mkfile(p, t, NULL);
+		snprintf(p, sizeof(p), W "/d/%s/ren", t);
+		mkfile(p, t, NULL);
+	}
+	for (i = 0; i < cfg.n[K_FIFO]; i++) {
+		t = cfg.v[K_FIFO][i];
+		snprintf(p, sizeof(p), W "/p/%s", t);
+		if (mknod(p, S_IFIFO | 0666, 0))
+			die("mkfifo %s", p);
+		label(p, t);
+	}
+}
+
+/* Open the descriptors the child inherits at their fixed numbers. */
+static void open_inherited(void)
+{
+	char p[256];
+	int i, fd;
+
+	for (i = 0; i < cfg.n[K_FILE]; i++) {
+		snprintf(p, sizeof(p), W "/f/%s/fdobj", cfg.v[K_FILE][i]);
+		fd = open(p, O_RDONLY);
+		if (fd < 0 || dup2(fd, FD_R(i)) < 0)
+			die("open %s", p);
+		close(fd);
+		fd = open(p, O_WRONLY);
+		if (fd < 0 || dup2(fd, FD_W(i)) < 0)
+			die("open %s", p);
+		close(fd);
+	}
+	for (i = 0; i < cfg.n[K_FIFO]; i++) {
+		snprintf(p, sizeof(p), W "/p/%s", cfg.v[K_FIFO][i]);
+		fd = open(p, O_RDWR);
+		if (fd < 0 || dup2(fd, FD_P(i)) < 0)
+			die("open %s", p);
+		close(fd);
+		if (write(FD_P(i), "x", 1) != 1)
+			die("write %s", p);
+	}
+}
+
+static void close_inherited(void)
+{
+	int i;
+
+	for (i = 0; i < cfg.n[K_FILE]; i++) {
+		close(FD_R(i));
+		close(FD_W(i));
+	}
+	for (i = 0; i < cfg.n[K_FIFO]; i++)
+		close(FD_P(i));
+}
+
+static int listeners[2 * MAXT];
+
+static void make_listeners(void)
+{
+	struct sockaddr_un sa;
+	char p[256];
+	int i, k, s, len;
+
+	mkdir_l(SOCKDIR, "mwork_t");
+	for (i = 0; i < cfg.n[K_SOCK]; i++) {
+		for (k = 0; k < 2; k++) {
+			snprintf(p, sizeof(p), SOCKDIR "/%s.%s",
+				 cfg.v[K_SOCK][i], k ? "dg" : "st");
+			unlink(p);
+			s = socket(AF_UNIX, (k ? SOCK_DGRAM : SOCK_STREAM) |
+				   SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+			len = unix_addr(&sa, p);
+			if (s < 0 || bind(s, (struct sockaddr *)&sa, len))
+				die("bind %s", p);
+			if (!k && listen(s, 1024))
+				die("listen %s", p);
+			label(p, cfg.v[K_SOCK][i]);
+			listeners[2 * i + k] = hi(s);
+		}
+	}
+}
+
+/* Accept and drop what the last child left in the listeners. */
+static void drain_listeners(void)
+{
+	char buf[64];
+	int i, k, s;
+
+	for (i = 0; i < cfg.n[K_SOCK]; i++) {
+		while ((s = accept4(listeners[2 * i], NULL, NULL, SOCK_CLOEXEC)) >= 0)
+			close(s);
+		for (k = 0; k < 1024; k++)
+			if (recv(listeners[2 * i + 1], buf, sizeof(buf), MSG_DONTWAIT) < 0)
+				break;
+	}
+}
+
+struct rec {
+	int domain;	/* index into cfg, -1: other */
+	int ncase;	/* index of the case it belongs to, -1: exec */
+	char *text;
+};
+
+static struct rec recs[MAXCASES * 4];
+static int nrecs;
+static char *cases[MAXT][MAXREC];
+static int ncases[MAXT];
+
+/* "... avc:  denied  { read } for  pid=12 ..." -> stable text */
+static char *canonical(const char *msg)
+{
+	char *out = malloc(strlen(msg) + 1), *o = out;
+	const char *s = strstr(msg, "avc:");
+	int space = 0;
+
+	if (!out)
+		die("malloc");
+	for (; s && *s; s++) {
+		if (*s == ' ' || *s == '\n') {
+			space = 1;
+			continue;
+		}
+		if (space && (!strncmp(s, "pid=", 4) || !strncmp(s, "ino=", 4))) {
+			while (s[1] && s[1] != ' ')
+				s++;
+			continue;
+		}
+		if (space && o != out)
+			*o++ = ' ';
+		space = 0;
+		if ((!strncmp(s, "pipe:[", 6) || !strncmp(s, "socket:[", 8))) {
+			while (*s != '[')
+				*o++ = *s++;
+			*o++ = '[';
+			while (*s && *s != ']')
+				s++;
+			*o++ = 'N';
+		}
+		*o++ = *s;
+	}
+	*o = '\0';
+	return out;
+}
+
+static int type_index(const char *msg, const char *key)
+{
+	const char *s = strstr(msg, key);
+	char type[64];
+	int i;
+
+	if (!s || sscanf(s + strlen(key), "%*[^:]:%*[^:]:%63[^:]", type) != 1)
+		return -2;
+	if (!strcmp(type, "mmark_t"))
+		return -3;
+	if (!strcmp(type, "msent_t"))
+		return -4;
+	for (i = 0; i < cfg.n[K_DOMAIN]; i++)
+		if (!strcmp(type, cfg.v[K_DOMAIN][i]))
+			return i;
+	return -1;
+}
+
+/*
+ * Read /dev/kmsg until the sentinel record.  Returns the number of
+ * problems seen (lost records, overruns).
+ */
+static int collect_audit(int kmsg, int *marks)
+{
+	static char buf[8192];
+	struct timespec t0, t;
+	int problems = 0, d, tt;
+	ssize_t n;
+	char *msg;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		n = read(kmsg, buf, sizeof(buf) - 1);
+		if (n < 0 && errno == EAGAIN) {
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if (t.tv_sec - t0.tv_sec > 120) {
+				fprintf(stderr, "avcmatrix: no sentinel record\n");
+				return problems + 1;
+			}
+			poll(NULL, 0, 20);
+			continue;
+		}
+		if (n < 0 && errno == EPIPE) {
+			fprintf(stderr, "avcmatrix: /dev/kmsg overrun\n");
+			problems++;
+			continue;
+		}
+		if (n <= 0)
+			die("read /dev/kmsg");
+		buf[n] = '\0';
+		msg = strchr(buf, ';');
+		msg = msg ? msg + 1 : buf;
+		if (strstr(msg, "audit_lost=") || strstr(msg, "backlog limit") ||
+		    strstr(msg, "callbacks suppressed")) {
+			fprintf(stderr, "avcmatrix: lost records: %s", msg);
+			problems++;
+			continue;
+		}
+		if (strncmp(msg, "audit: type=1400 ", 17) || !strstr(msg, "avc:"))
+			continue;
+		d = type_index(msg, "scontext=");
+		tt = type_index(msg, "tcontext=");
+		if (tt == -4)
+			return problems;
+		if (d >= 0 && tt == -3) {
+			marks[d]++;
+			continue;
+		}
+		if (nrecs == (int)(sizeof(recs) / sizeof(recs[0]))) {
+			errno = ENOSPC;
+			die("too many audit records");
+		}
+		recs[nrecs].domain = d;
+		recs[nrecs].ncase = d >= 0 ? marks[d] - 1 : -1;
+		recs[nrecs].text = canonical(msg);
+		nrecs++;
+	}
+}
+
+static int run(const char *phase, const char *outpath)
+{
+	int kmsg, pfd[2], i, d, status, problems, total = 0;
+	int marks[MAXT] = { 0 };
+	char *argv[] = { SELF, "child", NULL };
+	char *buf, *line, *save;
+	size_t cap = 1 << 17, len;
+	struct stat st;
+	FILE *out;
+	ssize_t n;
+	pid_t pid;
+
+	read_config();
+	out = fopen(outpath, "ae");
+	if (!out)
+		die("open %s", outpath);
+	kmsg = hi(open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+	if (kmsg < 0 || lseek(kmsg, 0, SEEK_END) < 0)
+		die("open /dev/kmsg");
+	mkdir_l(TOP, "mwork_t");
+	mkfile(MARK, "mmark_t", NULL);
+	mkfile(SENTINEL, "msent_t", NULL);
+	make_listeners();
+	buf = malloc(cap);
+	if (!buf)
+		die("malloc");
+
+	for (d = 0; d < cfg.n[K_DOMAIN]; d++) {
+		fixtures();
+		open_inherited();
+		if (pipe2(pfd, O_CLOEXEC))
+			die("pipe");
+		pfd[0] = hi(pfd[0]);
+		pfd[1] = hi(pfd[1]);
+		pid = spawn_in(cfg.v[K_DOMAIN][d], argv, pfd[1]);
+		close(pfd[1]);
+		len = 0;
+		while ((n = read(pfd[0], buf + len, cap - 1 - len)) > 0)
+			len += n;
+		buf[len] = '\0';
+		close(pfd[0]);
+		if (waitpid(pid, &status, 0) != pid)
+			die("waitpid");
+		close_inherited();
+		drain_listeners();
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			errno = EIO;
+			die("child in %s failed (status 0x%x)", cfg.v[K_DOMAIN][d], status);
+		}
+		for (line = strtok_r(buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			if (ncases[d] == MAXREC) {
+				errno = ENOSPC;
+				die("too many cases");
+			}
+			cases[d][ncases[d]] = strdup(line);
+			fprintf(out, "R %s %s %s\n", phase, cfg.v[K_DOMAIN][d], line);
+			ncases[d]++;
+		}
+		total += ncases[d];
+	}
+
+	if (stat(SENTINEL, &st))
+		die("stat " SENTINEL);
+	problems = collect_audit(kmsg, marks);
+	for (d = 0; d < cfg.n[K_DOMAIN]; d++) {
+		if (marks[d] != ncases[d]) {
+			fprintf(stderr, "avcmatrix: %s: %d marker records for %d cases\n",
+				cfg.v[K_DOMAIN][d], marks[d], ncases[d]);
+			problems++;
+		}
+	}
+	for (i = 0; i < nrecs; i++) {
+		struct rec *r = &recs[i];
+		char key[128] = "exec - -";
+
+		if (r->domain >= 0 && r->ncase >= 0) {
+			/* "KIND TYPE OP OUTCOME" -> "KIND TYPE OP" */
+			snprintf(key, sizeof(key), "%s", cases[r->domain][r->ncase]);
+			*strrchr(key, ' ') = '\0';
+		}
+		fprintf(out, "A %s %s %s %s\n", phase,
+			r->domain >= 0 ? cfg.v[K_DOMAIN][r->domain] : "other",
+			key, r->text);
+	}
+	fprintf(out, "P %s cases=%d records=%d markers_ok=%s problems=%d\n", phase,
+		total, nrecs, problems ? "no" : "yes", problems);
+	fclose(out);
+	printf("avcmatrix: phase %s: %d cases, %d audit records%s\n", phase,
+	       total, nrecs, problems ? ", PROBLEMS" : "");
+	return problems ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	prog = "avcmatrix";
+	if (argc == 2 && !strcmp(argv[1], "child"))
+		return child();
+	if (argc == 4 && !strcmp(argv[1], "run"))
+		return run(argv[2], argv[3]);
+	if (argc >= 4 && !strcmp(argv[1], "label")) {
+		for (int i = 3; i < argc; i++)
+			label(argv[i], argv[2]);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "load")) {
+		load_policy(argv[2]);
+		return 0;
+	}
+	fprintf(stderr, "usage: avcmatrix run PHASE OUT | child | load POLICY | label TYPE FILE...\n");
+	return 2;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SELINUX_AVC_MATRIX_COMMON_H
+#define SELINUX_AVC_MATRIX_COMMON_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+
+#define CTX(type)	"system_u:system_r:" type ":s0"
+#define XATTR_SELINUX	"security.selinux"
+
+static const char *prog = "avc-matrix";
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+die(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(err));
+	exit(1);
+}
+
+/* Set the SELinux label of PATH to system_u:object_r:TYPE:s0. */
+static void label(const char *path, const char *type)
+{
+	char ctx[128];
+
+	snprintf(ctx, sizeof(ctx), "system_u:object_r:%s:s0", type);
+	if (lsetxattr(path, XATTR_SELINUX, ctx, strlen(ctx) + 1, 0))
+		die("label %s %s", path, ctx);
+}
+
+static void write_file(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die("open %s", path);
+	if (write(fd, buf, len) != (ssize_t)len)
+		die("write '%.*s' to %s", (int)len, buf, path);
+	close(fd);
+}
+
+/* Load a binary policy: selinuxfs wants it in a single write(). */
+static void load_policy(const char *path)
+{
+	struct stat st;
+	size_t done = 0;
+	ssize_t n;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st))
+		die("open %s", path);
+	buf = malloc(st.st_size ? st.st_size : 1);
+	if (!buf)
+		die("malloc");
+	while (done < (size_t)st.st_size) {
+		n = read(fd, buf + done, st.st_size - done);
+		if (n <= 0)
+			die("read %s", path);
+		done += n;
+	}
+	close(fd);
+	fd = open("/sys/fs/selinux/load", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("open /sys/fs/selinux/load");
+	if (write(fd, buf, done) != (ssize_t)done)
+		die("load %s", path);
+	close(fd);
+	free(buf);
+}
+
+/* Fork a child that enters DOMAIN by exec'ing ARGV. */
+static pid_t spawn_in(const char *domain, char **argv, int out_fd)
+{
+	char ctx[128];
+	pid_t pid;
+
+	snprintf(ctx, sizeof(ctx), "system_u:system_r:%s:s0", domain);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid)
+		return pid;
+	if (out_fd >= 0 && dup2(out_fd, 1) < 0)
+		die("dup2");
+	write_file("/proc/self/attr/exec", ctx, strlen(ctx));
+	execv(argv[0], argv);
+	die("exec %s in %s", argv[0], ctx);
+}
+
+#endif
