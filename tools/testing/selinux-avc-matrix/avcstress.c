@@ -292,8 +292,10 @@ static int run(long iters, double seconds, int nh)
 	}
 	if (have_cpu1 && !hotplugs)
 		bad++;
-	if (!have_cpu1)
+	if (!have_cpu1) {
 		printf("avcstress: no %s: ran without CPU hotplug\n", CPU1);
+		bad++;
+	}
 	bad += fd || fa;
 	printf("avcstress: RESULT %s\n", bad ? "FAIL" : "PASS");
 	return bad ? 1 : 0;

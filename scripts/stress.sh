@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make stress: policy reloads and enforcing toggles racing with permission
+# checks on two virtual CPUs (qemu MTTCG, -smp 2), with cpu1 taken offline
+# and online during the run.  The guest kernel has no ACPI, so its CPUs come
+# from SeaBIOS's MP table, which lists one CPU per socket: hence sockets=2.  See tools/testing/selinux-avc-matrix/avcstress.c
+# for the handshake that decides which checks are judged.
+#
+# Usage: stress.sh [FLAVOR]      (default x86_64-guest)
+# Environment:
+#   KERNELS="patched"        kernels to stress (default: patched)
+#   KERNEL_<name>=bzImage    use this image for kernel <name>
+#   STRESS_ITERS=N           policy changes (default 600)
+#   STRESS_SECONDS=S         guest time bound for the change loop (default 120)
+#   STRESS_HAMMERS=N         checking processes (default 2)
+#   STRESS_TIMEOUT=S         seconds before a guest is killed (default 600)
+# Outputs: build/stress/<kernel>.log, results/stress.txt
+. "$(dirname "$0")/lib.sh"
+
+flavor=${1:-x86_64-guest}
+KERNELS=${KERNELS:-patched}
+STRESS_ITERS=${STRESS_ITERS:-600}
+STRESS_SECONDS=${STRESS_SECONDS:-120}
+STRESS_HAMMERS=${STRESS_HAMMERS:-2}
+STRESS_TIMEOUT=${STRESS_TIMEOUT:-600}
+QEMU=${QEMU:-qemu-system-x86_64}
+OUT=$BUILD/stress
+RESULTS=${RESULTS:-$TOP/results}
+
+for v in STRESS_ITERS STRESS_SECONDS STRESS_HAMMERS STRESS_TIMEOUT; do
+	case ${!v} in ''|*[!0-9]*|0) die "$v must be a positive integer" ;; esac
+done
+command -v "$QEMU" >/dev/null || die "$QEMU not found: apt-get install qemu-system-x86"
+
+image() {
+	local var=KERNEL_$1
+	if [ -n "${!var:-}" ]; then
+		echo "${!var}"
+	else
+		echo "$OUTDIR/$1-$flavor/arch/x86/boot/bzImage"
+	fi
+}
+for k in $KERNELS; do
+	img=$(image "$k")
+	[ -f "$img" ] || die "no $k kernel: ${img#"$TOP"/} is missing; build it first: scripts/build.sh $k $flavor"
+done
+
+start=$SECONDS
+"$TOP/scripts/matrix/guest.sh"
+mkdir -p "$OUT" "$RESULTS"
+: > "$RESULTS/stress.txt"
+rc=0
+for k in $KERNELS; do
+	log=$OUT/$k.log
+	msg "stress on $k: -smp 2, $STRESS_HAMMERS hammers, up to $STRESS_ITERS changes / ${STRESS_SECONDS}s"
+	t0=$SECONDS
+	qrc=0
+	progress "stress $k" timeout --foreground -k 5 "$STRESS_TIMEOUT" "$QEMU" \
+		-accel tcg,thread=multi -smp 2,sockets=2,cores=1,threads=1 -m 512 -nographic -no-reboot \
+		-kernel "$(image "$k")" -initrd "$BUILD/matrix/initrd.gz" \
+		-append "console=ttyS0 quiet MATRIX_MODE=stress STRESS_ITERS=$STRESS_ITERS STRESS_SECONDS=$STRESS_SECONDS STRESS_HAMMERS=$STRESS_HAMMERS" \
+		</dev/null >"$log" 2>&1 || qrc=$?
+	tr -d '\r' < "$log" | grep -a 'AVC-MATRIX: \(avcstress\|ERROR\|CPUS\)' |
+		sed "s/^AVC-MATRIX: /$k: /" | tee -a "$RESULTS/stress.txt"
+	# Kernel warnings or oopses during the run fail it too.
+	if grep -aE 'BUG:|WARNING:|Oops|Call Trace|RCU stall|lockdep' "$log" >/dev/null; then
+		echo "$k: kernel reported problems:" | tee -a "$RESULTS/stress.txt"
+		grep -aE -A3 'BUG:|WARNING:|Oops|Call Trace|RCU stall|lockdep' "$log" | head -40 | tee -a "$RESULTS/stress.txt"
+		rc=1
+	fi
+	if [ $qrc -ne 0 ]; then
+		echo "$k: qemu exit $qrc$([ $qrc -eq 124 ] && echo " (timeout)")" | tee -a "$RESULTS/stress.txt"
+		rc=1
+	fi
+	if ! tr -d '\r' < "$log" | grep -aq '^AVC-MATRIX: CPUS 0-1$'; then
+		echo "$k: the guest did not bring up 2 CPUs" | tee -a "$RESULTS/stress.txt"
+		rc=1
+	fi
+	if grep -aq 'avcstress: RESULT PASS' "$log"; then
+		echo "$k: stress PASS in $((SECONDS - t0))s" | tee -a "$RESULTS/stress.txt"
+	else
+		echo "$k: stress FAIL in $((SECONDS - t0))s (log: ${log#"$TOP"/})" | tee -a "$RESULTS/stress.txt"
+		rc=1
+	fi
+done
+echo "stress: $([ $rc -eq 0 ] && echo PASS || echo FAIL) ($KERNELS) in $((SECONDS - start))s"
+exit $rc
