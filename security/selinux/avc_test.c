@@ -16,12 +16,17 @@
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
+#include <linux/moduleparam.h>
 #include <linux/prandom.h>
 
 /* SIDs well above what a real policy hands out. */
 #define AVC_TEST_SID		0x7ff00000u
 #define AVC_TEST_NSID		6
-#define AVC_TEST_CHECKS		1000000
+
+/* Random checks of the differential test; debug kernels may ask for fewer. */
+static unsigned int avc_kunit_checks = 1000000;
+module_param(avc_kunit_checks, uint, 0444);
+MODULE_PARM_DESC(avc_kunit_checks, "random checks in avc_test_differential");
 
 static const u16 avc_test_classes[] = {
 	SECCLASS_FILE, SECCLASS_DIR, SECCLASS_FD, SECCLASS_PROCESS,
@@ -264,7 +269,7 @@ static void avc_test_differential(struct kunit *test)
 	for_each_possible_cpu(cpu)
 		hits0 += per_cpu(avc_pcpu_stats, cpu).hits;
 	prandom_seed_state(&rs, 0x5e11c0de);
-	for (i = 0; i < AVC_TEST_CHECKS && bad < 10; i++) {
+	for (i = 0; i < avc_kunit_checks && bad < 10; i++) {
 		u32 r = prandom_u32_state(&rs);
 		u32 ssid = AVC_TEST_SID + r % AVC_TEST_NSID;
 		u32 tsid = AVC_TEST_SID + (r >> 4) % AVC_TEST_NSID;
@@ -308,13 +313,13 @@ static void avc_test_differential(struct kunit *test)
 	for_each_possible_cpu(cpu)
 		hits1 += per_cpu(avc_pcpu_stats, cpu).hits;
 	KUNIT_EXPECT_EQ(test, bad, 0);
-	KUNIT_EXPECT_EQ(test, i, AVC_TEST_CHECKS);
-	KUNIT_EXPECT_GT(test, events, 1000);
+	KUNIT_EXPECT_EQ(test, i, avc_kunit_checks);
+	KUNIT_EXPECT_GT(test, events, avc_kunit_checks / 1000);
 	/*
 	 * The per-CPU cache must have answered many of them, or the test
 	 * proves nothing.  Permissive grants invalidate it, so not most.
 	 */
-	KUNIT_EXPECT_GT(test, hits1 - hits0, (u64)AVC_TEST_CHECKS / 50);
+	KUNIT_EXPECT_GT(test, hits1 - hits0, (u64)avc_kunit_checks / 50);
 	kunit_info(test, "%u checks, %u events, %llu per-CPU hits\n", i,
 		   events, hits1 - hits0);
 }
