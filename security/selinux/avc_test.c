@@ -477,12 +477,21 @@ static void avc_test_generation(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 3, NULL));
 	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_DIR, 1, NULL));
 	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 0, NULL));
+	/* A slot valid for this generation is not rewritten. */
+	avd.allowed = 3;
+	avc_pcpu_fill(g0, s, t, SECCLASS_FILE, &avd);
+	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 3, NULL));
 	/* auditallow keeps a check on the slow path. */
+	avc_pcpu_invalidate();
+	g0 = avc_pcpu_gen_begin();
+	avd.allowed = 1;
 	avd.auditallow = 1;
 	avc_pcpu_fill(g0, s, t, SECCLASS_FILE, &avd);
 	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 1, NULL));
 	avd.auditallow = 0;
 	/* A decision of another policy seqno is not cached. */
+	avc_pcpu_invalidate();
+	g0 = avc_pcpu_gen_begin();
 	avd.seqno--;
 	avc_pcpu_fill(g0, s, t, SECCLASS_FILE, &avd);
 	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 1, NULL));
