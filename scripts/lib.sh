@@ -23,6 +23,10 @@ OUTDIR=$BUILD/out/$SRCID
 BASE_TAG=avc-base
 BRANCH=avc-pcpu
 
+# ccache: hash paths under build/ relative to the build directory, so that
+# another clone of this repo (CI) reuses the objects this one compiled.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD}
+
 msg()  { printf '>>> %s\n' "$*" >&2; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
