@@ -37,7 +37,7 @@ for arch in $arches; do
 		kill -0 $pid 2>/dev/null && printf '    ... microbench %s: %ds\n' "$arch" $((SECONDS - start)) >&2
 	done
 	wait $pid || { tail -20 "$log"; die "microbenchmark on $arch failed (log $log)"; }
-	grep -oE 'avc_bench: [a-z_0-9]+ ps=[0-9]+' "$log" | sort -u |
+	grep -oE 'microbench: [a-z_0-9]+ ps=[0-9]+' "$log" | sort -u |
 		awk -v a="$arch" -v u="$unit" '{ split($3, v, "="); printf "%s,%s,%s,%.3f\n", a, u, $2, v[2] / 1000 }' >> "$csv.tmp"
 done
 mv "$csv.tmp" "$csv"

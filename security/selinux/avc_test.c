@@ -935,13 +935,13 @@ static void avc_bench(struct kunit *test)
 	thrash = avc_bench_run(avc_bench_patched, tsid, AVC_BENCH_THRASH,
 			       FILE__READ);
 
-	kunit_info(test, "avc_bench: stock_hit ps=%llu\n", stock);
-	kunit_info(test, "avc_bench: pcpu_hit ps=%llu\n", hit);
-	kunit_info(test, "avc_bench: stock_2keys ps=%llu\n", miss_stock);
-	kunit_info(test, "avc_bench: pcpu_miss ps=%llu\n", miss);
-	kunit_info(test, "avc_bench: stock_thrash ps=%llu\n", thrash_stock);
-	kunit_info(test, "avc_bench: pcpu_thrash ps=%llu\n", thrash);
-	kunit_info(test, "avc_bench: slots=%u thrash_keys=%u iters=%u\n",
+	kunit_info(test, "microbench: stock_hit ps=%llu\n", stock);
+	kunit_info(test, "microbench: pcpu_hit ps=%llu\n", hit);
+	kunit_info(test, "microbench: stock_2keys ps=%llu\n", miss_stock);
+	kunit_info(test, "microbench: pcpu_miss ps=%llu\n", miss);
+	kunit_info(test, "microbench: stock_thrash ps=%llu\n", thrash_stock);
+	kunit_info(test, "microbench: pcpu_thrash ps=%llu\n", thrash);
+	kunit_info(test, "microbench: slots=%u thrash_keys=%u iters=%u\n",
 		   AVC_PCPU_SLOTS, AVC_BENCH_THRASH, AVC_BENCH_ITERS);
 }
 
