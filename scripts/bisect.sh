@@ -27,7 +27,7 @@ for arch in x86_64 um; do
 		cp "${from[$arch]}/.config" "$out/.config"
 		log=$BUILD/logs/bisect-$arch-$n.log
 		if make -C "$wt" O="$out" ARCH=$arch CC="ccache gcc" -j"$JOBS" olddefconfig >"$log" 2>&1 &&
-		   make -C "$wt" O="$out" ARCH=$arch CC="ccache gcc" -j"$JOBS" W=1 security/selinux/ >>"$log" 2>&1 &&
+		   make -C "$wt" O="$out" ARCH=$arch CC="ccache gcc" -j"$JOBS" security/selinux/ >>"$log" 2>&1 &&
 		   ! grep -E 'security/selinux/.*(warning|error):' "$log"; then
 			echo "ok - $arch builds: $subj"
 		else
