@@ -11,7 +11,7 @@ S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kunit \
 	kunit-um kunit-x86_64 sparse checkpatch series check test-scripts \
-	bench bench-os microbench stress matrix debug mutants bisect export clean distclean
+	bench bench-os microbench stress matrix debug mutants mutant-kernel bisect export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y'
@@ -39,6 +39,7 @@ help:
 	@echo '  make stress       multi-CPU reload/check race stress in qemu -smp 2'
 	@echo '  make debug        KUnit on KASAN+lockdep+atomic-sleep+preempt and on KCSAN kernels'
 	@echo '  make mutants      break the cache on purpose; the KUnit suite must catch each'
+	@echo '  make mutant-kernel [MUTANT=name]  a broken guest kernel; the matrix must catch it'
 	@echo '  make bisect       every commit of the series builds (x86_64 guest and UML KUnit)'
 	@echo '  make export       developer: turn the patched tree'"'"'s commits back into patches/'
 	@echo '  make clean        remove build outputs but keep the unpacked source'
@@ -112,6 +113,9 @@ debug: tree
 
 mutants: tree
 	@$(S)/mutants.sh um
+
+mutant-kernel: kernel
+	@$(S)/mutant-kernel.sh $(MUTANT)
 
 bisect: kernel kunit-um
 	@$(S)/bisect.sh
