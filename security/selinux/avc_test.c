@@ -886,6 +886,13 @@ static noinline int avc_bench_patched(u32 ssid, u32 tsid, u16 tclass,
 	return avc_has_perm_noaudit(ssid, tsid, tclass, requested, 0, avd);
 }
 
+/* The loop and call overhead that every case below includes. */
+static noinline int avc_bench_null(u32 ssid, u32 tsid, u16 tclass,
+				   u32 requested, struct av_decision *avd)
+{
+	return 0;
+}
+
 /* Nanoseconds per check over AVC_BENCH_ITERS checks of @nkeys keys. */
 static u64 avc_bench_run(int (*fn)(u32, u32, u16, u32, struct av_decision *),
 			 const u32 *tsid, unsigned int nkeys, u32 perm)
@@ -912,7 +919,7 @@ static void avc_bench(struct kunit *test)
 {
 	u32 *tsid, same[2], t;
 	unsigned int n = 0;
-	u64 stock, hit, miss, miss_stock, thrash, thrash_stock;
+	u64 null, stock, hit, miss, miss_stock, thrash, thrash_stock;
 
 	tsid = kunit_kcalloc(test, AVC_BENCH_THRASH, sizeof(*tsid), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tsid);
@@ -937,6 +944,7 @@ static void avc_bench(struct kunit *test)
 	same[1] = tsid[n];
 	avc_set_cache_threshold(2 * AVC_BENCH_THRASH);
 
+	null = avc_bench_run(avc_bench_null, tsid, 1, FILE__READ);
 	stock = avc_bench_run(avc_bench_stock, tsid, 1, FILE__READ);
 	hit = avc_bench_run(avc_bench_patched, tsid, 1, FILE__READ);
 	miss_stock = avc_bench_run(avc_bench_stock, same, 2, FILE__READ);
@@ -946,6 +954,7 @@ static void avc_bench(struct kunit *test)
 	thrash = avc_bench_run(avc_bench_patched, tsid, AVC_BENCH_THRASH,
 			       FILE__READ);
 
+	kunit_info(test, "microbench: call_overhead ps=%llu\n", null);
 	kunit_info(test, "microbench: stock_hit ps=%llu\n", stock);
 	kunit_info(test, "microbench: pcpu_hit ps=%llu\n", hit);
 	kunit_info(test, "microbench: stock_2keys ps=%llu\n", miss_stock);
