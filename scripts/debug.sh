@@ -9,6 +9,7 @@
 need_tree
 cfgs=${*:-lock kcsan}
 fail=0
+mkdir -p "$OUTDIR" "$BUILD/logs"
 for c in $cfgs; do
 	frag=$TOP/configs/debug-$c.config
 	[ -f "$frag" ] || die "no config fragment $frag"

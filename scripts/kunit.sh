@@ -15,7 +15,7 @@ patched) need_tree; src=$PATCHED ;;
 esac
 out=$OUTDIR/$variant-kunit-$arch
 log=$BUILD/logs/kunit-$SRCID-$variant-$arch.log
-mkdir -p "$BUILD/logs"
+mkdir -p "$BUILD/logs" "$OUTDIR"
 args=(run --kunitconfig security/selinux --build_dir "$out" --jobs "$JOBS"
       --make_options "CC=ccache gcc" --timeout 1800)
 case $arch in

@@ -10,7 +10,7 @@
 
 need_tree
 RESULTS=${RESULTS:-$TOP/results}
-mkdir -p "$RESULTS" "$BUILD/logs"
+mkdir -p "$RESULTS" "$BUILD/logs" "$OUTDIR"
 arches=${*:-um x86_64}
 csv=$RESULTS/microbench.csv
 echo "arch,unit,case,per_check" > "$csv.tmp"
