@@ -10,6 +10,15 @@
       prediction, and the phases that must repeat an earlier one.  Writes a
       summary; exit status 1 on any difference.
 
+Each phase ends with a "tail" run of the first domain (phase name
+PHASE/tail in the run files): it must repeat that domain's results and
+audit records from earlier in the phase, is compared across kernels, and
+is not counted as cases of the phase.  It makes the first cases of the
+next phase look up, right after the policy load or enforce/boolean
+change, decisions the AVC took just before it, with no permissive grant
+in between (that moves the per-CPU cache's generation on and would hide
+a reset that does not).
+
 The prediction models what each operation in avcmatrix.c asks the kernel:
 a list of steps, each a set of (target, class, permissions) checks; the
 first step with a denied permission decides the outcome.  The model is
@@ -296,17 +305,26 @@ def predict(policydir, objs, phases):
 REC = re.compile(r'avc: (granted|denied) \{ ([a-z_ ]+) \} .*tcontext=[^:]+:[^:]+:([a-z0-9_]+):\S+ tclass=(\S+)')
 
 
+TAIL = '/tail'
+
+
 def read_run(path):
+    """-> results, audit, phase info, tail results, tail audit; the tail
+    run's keys carry the phase's own name"""
     res, aud, info = {}, defaultdict(list), {}
+    tres, taud = {}, defaultdict(list)
     for line in open(path, errors='replace'):
         f = line.rstrip('\n').split(' ')
+        tail = len(f) > 1 and f[1].endswith(TAIL)
+        if tail:
+            f[1] = f[1][:-len(TAIL)]
         if f[0] == 'R' and len(f) == 7:
-            res[tuple(f[1:6])] = f[6]
+            (tres if tail else res)[tuple(f[1:6])] = f[6]
         elif f[0] == 'A' and len(f) > 6:
-            aud[tuple(f[1:6])].append(' '.join(f[6:]))
+            (taud if tail else aud)[tuple(f[1:6])].append(' '.join(f[6:]))
         elif f[0] == 'P':
             info[f[1]] = dict(x.split('=', 1) for x in f[2:])
-    return res, aud, info
+    return res, aud, info, tres, taud
 
 
 def audit_tuples(records):
@@ -343,8 +361,9 @@ def check(policydir, objects, phasesf, summary, runs):
 
     kernels = list(data)
     # 1. every run complete and healthy
+    tdom = objs['domain'][0]
     for k in kernels:
-        res, aud, info = data[k]
+        res, aud, info, tres, _ = data[k]
         for ph in names:
             if ph not in info:
                 fail(f'MISSING {k}: phase {ph} did not finish')
@@ -356,17 +375,24 @@ def check(policydir, objects, phasesf, summary, runs):
             fail(f'MISSING {k}: {fmt(key)}')
         for key in sorted(extra):
             fail(f'EXTRA {k}: {fmt(key)} -> {res[key]}')
+        texp = {key for key in exp if key[1] == tdom}
+        for key in sorted(texp - set(tres)):
+            fail(f'MISSING {k}: tail {fmt(key)}')
+        for key in sorted(set(tres) - texp):
+            fail(f'EXTRA {k}: tail {fmt(key)} -> {tres[key]}')
     # 2. the kernels against each other: outcomes and audit records
+    #    (the tail runs too, their keys marked "tail")
     ref = kernels[0]
-    for k in kernels[1:]:
-        r0, a0, _ = data[ref]
-        r1, a1, _ = data[k]
+    for k, (r0, a0, r1, a1, tag) in (
+            (k, x) for k in kernels[1:] for x in
+            ((data[ref][0], data[ref][1], data[k][0], data[k][1], ''),
+             (data[ref][3], data[ref][4], data[k][3], data[k][4], 'tail '))):
         for key in sorted(set(r0) | set(r1)):
             if r0.get(key) != r1.get(key):
-                fail(f'DIFF {fmt(key)}: {ref}={r0.get(key)} {k}={r1.get(key)}')
+                fail(f'DIFF {tag}{fmt(key)}: {ref}={r0.get(key)} {k}={r1.get(key)}')
         for key in sorted(set(a0) | set(a1)):
             if a0.get(key, []) != a1.get(key, []):
-                fail(f'AUDIT-DIFF {fmt(key)}:')
+                fail(f'AUDIT-DIFF {tag}{fmt(key)}:')
                 for x in a0.get(key, []):
                     if x not in a1.get(key, []):
                         print(f'    only {ref}: {x}')
@@ -377,7 +403,7 @@ def check(policydir, objects, phasesf, summary, runs):
                     print('    (same records, different order)')
     # 3. each kernel against the prediction from the policy source
     for k in kernels:
-        res, aud, _ = data[k]
+        res, aud = data[k][:2]
         for key in sorted(exp):
             if key in res and res[key] != exp[key]:
                 fail(f'EXPECT {k}: {fmt(key)}: expected {exp[key]}, got {res[key]}')
@@ -390,7 +416,7 @@ def check(policydir, objects, phasesf, summary, runs):
     # 4. phases that must repeat an earlier one exactly (permissive-mode
     #    grants, a permissive domain and a boolean must not survive)
     for k in kernels:
-        res, aud, _ = data[k]
+        res, aud = data[k][:2]
         for ph in phases:
             if not ph['same']:
                 continue
@@ -402,6 +428,27 @@ def check(policydir, objects, phasesf, summary, runs):
             for key in sorted(akeys):
                 if aud.get((ph['same'],) + key, []) != aud.get((ph['name'],) + key, []):
                     fail(f'REPEAT-AUDIT {k}: {ph["name"]} {" ".join(key)}: records differ from {ph["same"]}')
+    # 5. the tail run of each phase repeats its domain's results in the
+    #    phase; its audit records too, unless permissive grants (enforce=0,
+    #    or a permissive domain) have already silenced the denials
+    pols = {}
+    ntail = 0
+    for k in kernels:
+        res, aud, _, tres, taud = data[k]
+        for ph in phases:
+            if ph['policy'] not in pols:
+                pols[ph['policy']] = Policy(f"{policydir}/{ph['policy']}.conf")
+            for key in sorted(x for x in res if x[0] == ph['name'] and x[1] == tdom):
+                ntail += 1
+                if tres.get(key) != res[key]:
+                    fail(f'REPEAT-TAIL {k}: {fmt(key)}: tail run {tres.get(key)}, '
+                         f'but the phase gave {res[key]}')
+            if not ph['enforce'] or tdom in pols[ph['policy']].permissive:
+                continue
+            akeys = {x for x in set(aud) | set(taud) if x[0] == ph['name'] and x[1] == tdom}
+            for key in sorted(akeys):
+                if aud.get(key, []) != taud.get(key, []):
+                    fail(f'REPEAT-TAIL-AUDIT {k}: {fmt(key)}: tail run records differ from the phase\'s')
 
     # summary
     per_phase = defaultdict(int)
@@ -421,11 +468,13 @@ def check(policydir, objects, phasesf, summary, runs):
                      f'{counts["ok"]} allowed, {counts["denied"]} denied (expected)'
                      + (f', must equal {ph["same"]}' if ph['same'] else ''))
     for k in kernels:
-        res, aud, info = data[k]
-        nrec = sum(len(v) for v in aud.values())
-        lines.append(f'  {k}: {len(res)} results, {nrec} audit records '
+        res, aud, info, tres, taud = data[k]
+        nrec = sum(len(v) for v in aud.values()) + sum(len(v) for v in taud.values())
+        lines.append(f'  {k}: {len(res)} results + {len(tres)} tail, {nrec} audit records '
                      f'({sum(int(i.get("records", 0)) for i in info.values())} reported by the guest)')
     lines.append(f'  audit predictions checked: {len(exp_aud)} cases per kernel')
+    lines.append(f'  tail runs ({tdom} again at the end of each phase): '
+                 f'{ntail // max(len(kernels), 1)} results per kernel must repeat the phase\'s')
     lines.append(f'matrix: {"PASS" if not bad else "FAIL"}: {bad} differences '
                  f'({" vs ".join(kernels)}, and against the policy source)')
     text = '\n'.join(lines) + '\n'

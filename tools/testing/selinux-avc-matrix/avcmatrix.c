@@ -20,6 +20,15 @@
  * the parent which case the records that follow belong to.  At the end of
  * a phase the parent stats /tmp/m/sentinel (auditallow'ed for kernel_t) and
  * reads /dev/kmsg until that record arrives, so no record is missed.
+ *
+ * After the last domain the parent runs the first domain once more, the
+ * "tail" run, reported as phase "PHASE/tail" (results and audit records
+ * collected separately, behind a sentinel of their own).  The decisions
+ * it leaves in the AVC are the last ones before the next phase's policy
+ * load, boolean or enforce change, and the next phase starts with the
+ * same domain and the same cases: a kernel that keeps a decision across
+ * that change answers the next phase's first cases from it.  Every other
+ * domain, the always-permissive one in particular, runs before the tail.
  */
 #include "common.h"
 
@@ -570,6 +579,9 @@ static struct rec recs[MAXCASES * 4];
 static int nrecs;
 static char *cases[MAXT][MAXREC];
 static int ncases[MAXT];
+/* The tail run of domain 0 */
+static char *tcases[MAXREC];
+static int ntcases;
 
 /* "... avc:  denied  { read } for  pid=12 ..." -> stable text */
 static char *canonical(const char *msg)
@@ -688,8 +700,9 @@ static int collect_audit(int kmsg, int *marks)
 
 static int run(const char *phase, const char *outpath)
 {
-	int kmsg, pfd[2], i, d, status, problems, total = 0;
-	int marks[MAXT] = { 0 };
+	int kmsg, pfd[2], i, d, dom, tail, status, problems = 0, total = 0;
+	int marks[MAXT] = { 0 }, tmarks[MAXT] = { 0 }, nmain = 0;
+	char tphase[128];
 	char *argv[] = { SELF, "child", NULL };
 	char *buf, *line, *save;
 	size_t cap = 1 << 17, len;
@@ -712,15 +725,26 @@ static int run(const char *phase, const char *outpath)
 	buf = malloc(cap);
 	if (!buf)
 		die("malloc");
+	snprintf(tphase, sizeof(tphase), "%s/tail", phase);
 
-	for (d = 0; d < cfg.n[K_DOMAIN]; d++) {
+	/* d == number of domains: the tail run, domain 0 again */
+	for (d = 0; d <= cfg.n[K_DOMAIN]; d++) {
+		tail = d == cfg.n[K_DOMAIN];
+		dom = tail ? 0 : d;
+		if (tail) {
+			/* Close the main run's audit stream first. */
+			if (stat(SENTINEL, &st))
+				die("stat " SENTINEL);
+			problems += collect_audit(kmsg, marks);
+			nmain = nrecs;
+		}
 		fixtures();
 		open_inherited();
 		if (pipe2(pfd, O_CLOEXEC))
 			die("pipe");
 		pfd[0] = hi(pfd[0]);
 		pfd[1] = hi(pfd[1]);
-		pid = spawn_in(cfg.v[K_DOMAIN][d], argv, pfd[1]);
+		pid = spawn_in(cfg.v[K_DOMAIN][dom], argv, pfd[1]);
 		close(pfd[1]);
 		len = 0;
 		while ((n = read(pfd[0], buf + len, cap - 1 - len)) > 0)
@@ -733,49 +757,66 @@ static int run(const char *phase, const char *outpath)
 		drain_listeners();
 		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 			errno = EIO;
-			die("child in %s failed (status 0x%x)", cfg.v[K_DOMAIN][d], status);
+			die("child in %s failed (status 0x%x)", cfg.v[K_DOMAIN][dom], status);
 		}
 		for (line = strtok_r(buf, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save)) {
-			if (ncases[d] == MAXREC) {
+			if ((tail ? ntcases : ncases[d]) == MAXREC) {
 				errno = ENOSPC;
 				die("too many cases");
 			}
-			cases[d][ncases[d]] = strdup(line);
-			fprintf(out, "R %s %s %s\n", phase, cfg.v[K_DOMAIN][d], line);
-			ncases[d]++;
+			if (tail)
+				tcases[ntcases++] = strdup(line);
+			else
+				cases[d][ncases[d]++] = strdup(line);
+			fprintf(out, "R %s %s %s\n", tail ? tphase : phase,
+				cfg.v[K_DOMAIN][dom], line);
 		}
-		total += ncases[d];
+		if (!tail)
+			total += ncases[d];
 	}
 
 	if (stat(SENTINEL, &st))
 		die("stat " SENTINEL);
-	problems = collect_audit(kmsg, marks);
+	problems += collect_audit(kmsg, tmarks);
 	for (d = 0; d < cfg.n[K_DOMAIN]; d++) {
 		if (marks[d] != ncases[d]) {
 			fprintf(stderr, "avcmatrix: %s: %d marker records for %d cases\n",
 				cfg.v[K_DOMAIN][d], marks[d], ncases[d]);
 			problems++;
 		}
+		if (tmarks[d] != (d ? 0 : ntcases)) {
+			fprintf(stderr, "avcmatrix: %s: %d marker records for %d tail cases\n",
+				cfg.v[K_DOMAIN][d], tmarks[d], d ? 0 : ntcases);
+			problems++;
+		}
 	}
 	for (i = 0; i < nrecs; i++) {
 		struct rec *r = &recs[i];
 		char key[128] = "exec - -";
+		int t = i >= nmain;
 
 		if (r->domain >= 0 && r->ncase >= 0) {
-			/* "KIND TYPE OP OUTCOME" -> "KIND TYPE OP" */
-			snprintf(key, sizeof(key), "%s", cases[r->domain][r->ncase]);
-			*strrchr(key, ' ') = '\0';
+			if (t && (r->domain || r->ncase >= ntcases)) {
+				fprintf(stderr, "avcmatrix: record of %s in the tail run\n",
+					cfg.v[K_DOMAIN][r->domain]);
+				problems++;
+			} else {
+				/* "KIND TYPE OP OUTCOME" -> "KIND TYPE OP" */
+				snprintf(key, sizeof(key), "%s",
+					 t ? tcases[r->ncase] : cases[r->domain][r->ncase]);
+				*strrchr(key, ' ') = '\0';
+			}
 		}
-		fprintf(out, "A %s %s %s %s\n", phase,
+		fprintf(out, "A %s %s %s %s\n", t ? tphase : phase,
 			r->domain >= 0 ? cfg.v[K_DOMAIN][r->domain] : "other",
 			key, r->text);
 	}
-	fprintf(out, "P %s cases=%d records=%d markers_ok=%s problems=%d\n", phase,
-		total, nrecs, problems ? "no" : "yes", problems);
+	fprintf(out, "P %s cases=%d tail=%d records=%d markers_ok=%s problems=%d\n", phase,
+		total, ntcases, nrecs, problems ? "no" : "yes", problems);
 	fclose(out);
-	printf("avcmatrix: phase %s: %d cases, %d audit records%s\n", phase,
-	       total, nrecs, problems ? ", PROBLEMS" : "");
+	printf("avcmatrix: phase %s: %d cases (+%d tail), %d audit records%s\n", phase,
+	       total, ntcases, nrecs, problems ? ", PROBLEMS" : "");
 	return problems ? 1 : 0;
 }
 
