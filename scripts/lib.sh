@@ -70,7 +70,7 @@ check_version() {
 # git in a tree, quiet and with a fixed identity fallback for fresh machines
 kgit() {
 	local dir=$1; shift
-	git -C "$dir" -c user.name="${GIT_AUTHOR_NAME:-$(git config user.name || echo builder)}" \
+	git -C "$dir" -c gc.auto=0 -c user.name="${GIT_AUTHOR_NAME:-$(git config user.name || echo builder)}" \
 		-c user.email="${GIT_AUTHOR_EMAIL:-$(git config user.email || echo builder@localhost)}" \
 		-c advice.detachedHead=false -c core.autocrlf=false "$@"
 }

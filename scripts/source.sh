@@ -50,6 +50,9 @@ else
 	fi
 fi
 kgit "$tmp" tag -f "$BASE_TAG" >/dev/null
+# A build cache, not a history: no background gc racing clones and worktrees.
+git -C "$tmp" config gc.auto 0
+git -C "$tmp" config gc.autoDetach false
 echo "$ver" > "$tmp/.git/avc-base-version"
 rm -rf "$PRISTINE"
 mv "$tmp" "$PRISTINE"
