@@ -102,10 +102,10 @@ bench-os: deps
 microbench: tree
 	@$(S)/microbench.sh um x86_64
 
-matrix: deps
+matrix: kernel
 	@$(S)/matrix.sh
 
-stress: deps
+stress: kernel-patched
 	@$(S)/stress.sh
 
 debug: tree
