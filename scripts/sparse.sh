@@ -7,8 +7,10 @@
 command -v sparse >/dev/null || die "sparse is missing: apt-get install -y sparse"
 mkdir -p "$BUILD/logs"
 norm() {
-	# Drop line and column numbers, which move when code is added.
-	grep -E '(warning|error):' "$1" | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort
+	# Drop the tree prefix, and line and column numbers, which move when
+	# code is added.
+	{ grep -E '(warning|error):' "$1" || true; } |
+		sed -E -e "s|$PRISTINE/||; s|$PATCHED/||" -e 's/:[0-9]+:[0-9]+:/:/' | sort
 }
 for v in stock patched; do
 	out=$OUTDIR/$v-x86_64-guest
