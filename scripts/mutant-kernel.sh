@@ -20,25 +20,8 @@ restore() {
 	"$TOP/scripts/build.sh" patched >/dev/null 2>&1 || warn "rebuild of the patched kernel failed"
 }
 trap restore EXIT
-python3 - "$TOP/scripts/mutants.txt" "$PATCHED" "$name" <<'PY' || die "mutant $name does not apply"
-import sys
-spec, tree, name = sys.argv[1:]
-hit = 0
-for line in open(spec):
-    if line.startswith('#') or not line.strip():
-        continue
-    n, path, old, new = [f.strip() for f in line.rstrip('\n').split(' @@ ')]
-    if n != name:
-        continue
-    old = old.replace('\\n', '\n').replace('\\t', '\t')
-    new = new.replace('\\n', '\n').replace('\\t', '\t')
-    src = open(f'{tree}/{path}').read()
-    if src.count(old) != 1:
-        sys.exit(f'{path}: text not found once')
-    open(f'{tree}/{path}', 'w').write(src.replace(old, new))
-    hit += 1
-sys.exit(0 if hit else 'no such mutant')
-PY
+python3 "$TOP/scripts/mutate.py" "$TOP/scripts/mutants.txt" "$PATCHED" "$name" ||
+	die "mutant $name does not apply"
 "$TOP/scripts/build.sh" patched
 cp "$out/arch/x86/boot/bzImage" "$img"
 restore

@@ -17,22 +17,7 @@ caught=0 missed=0
 names=$(grep -vE '^\s*(#|$)' "$TOP/scripts/mutants.txt" | awk '{print $1}' | uniq)
 for name in $names; do
 	[ "$only" = "  " ] || [[ "$only" == *" $name "* ]] || continue
-	python3 - "$TOP/scripts/mutants.txt" "$PATCHED" "$name" <<'PY' ||
-import sys
-spec, tree, name = sys.argv[1:]
-for line in open(spec):
-    if line.startswith('#') or not line.strip():
-        continue
-    n, path, old, new = [f.strip() for f in line.rstrip('\n').split(' @@ ')]
-    if n != name:
-        continue
-    old = old.replace('\\n', '\n').replace('\\t', '\t')
-    new = new.replace('\\n', '\n').replace('\\t', '\t')
-    src = open(f'{tree}/{path}').read()
-    if src.count(old) != 1:
-        sys.exit(f'mutant {name}: text not found once in {path}')
-    open(f'{tree}/{path}', 'w').write(src.replace(old, new))
-PY
+	python3 "$TOP/scripts/mutate.py" "$TOP/scripts/mutants.txt" "$PATCHED" "$name" ||
 		die "mutant $name does not fit the tree any more; update scripts/mutants.txt"
 	if "$TOP/scripts/kunit.sh" "$arch" >"$BUILD/logs/mutant-$name.log" 2>&1; then
 		echo "not ok - mutant $name survived (the suite passed)"

@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Apply one mutant of scripts/mutants.txt to a kernel tree.
+
+Usage: mutate.py MUTANTS_TXT TREE NAME
+Each line is "name @@ file @@ exact text @@ replacement" (\\n and \\t are
+expanded); every line of NAME is applied, and each text must occur once.
+"""
+import sys
+
+
+def main():
+    spec, tree, name = sys.argv[1:]
+    hit = 0
+    for line in open(spec):
+        if line.startswith('#') or not line.strip():
+            continue
+        n, path, old, new = [f.strip() for f in line.rstrip('\n').split(' @@ ')]
+        if n != name:
+            continue
+        old = old.replace('\\n', '\n').replace('\\t', '\t')
+        new = new.replace('\\n', '\n').replace('\\t', '\t')
+        src = open(f'{tree}/{path}').read()
+        if src.count(old) != 1:
+            sys.exit(f'mutant {name}: text not found once in {path}')
+        open(f'{tree}/{path}', 'w').write(src.replace(old, new))
+        hit += 1
+    if not hit:
+        sys.exit(f'no mutant {name} in {spec}')
+
+
+if __name__ == '__main__':
+    main()
