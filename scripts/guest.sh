@@ -14,12 +14,7 @@ root=$G/root-$kind
 initrd=$G/initrd-$kind.gz
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 
-for t in gcc cpio gzip checkpolicy; do
-	command -v $t >/dev/null || die "$t not found: run scripts/deps.sh"
-done
-[ -x "$BUSYBOX" ] || die "no $BUSYBOX: apt-get install busybox-static"
-file -L "$BUSYBOX" 2>/dev/null | grep -q 'dynamically linked' &&
-	die "$BUSYBOX is dynamically linked: install busybox-static"
+need_initramfs_tools
 types_h=
 for f in /usr/include/sys/types.h /usr/include/x86_64-linux-gnu/sys/types.h; do
 	[ -f "$f" ] && { types_h=$f; break; }

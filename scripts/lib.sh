@@ -79,3 +79,36 @@ need_tree() {
 	[ -d "$PATCHED/.git" ] || [ -f "$PATCHED/.git" ] ||
 		die "no patched tree in $PATCHED: run 'make tree' first"
 }
+
+# guest_image KERNEL FLAVOR: the bzImage to boot for KERNEL (stock, patched,
+# or any name given as KERNEL_<name>=path in the environment).
+guest_image() {
+	local var=KERNEL_$1
+	if [ -n "${!var:-}" ]; then
+		echo "${!var}"
+	else
+		echo "$OUTDIR/$1-$2/arch/x86/boot/bzImage"
+	fi
+}
+
+# need_guest_images FLAVOR KERNEL...: every image exists, or say how to build it.
+need_guest_images() {
+	local flavor=$1 k img
+	shift
+	for k in "$@"; do
+		img=$(guest_image "$k" "$flavor")
+		[ -f "$img" ] || die "no $k kernel: ${img#"$TOP"/} is missing; build it first: scripts/build.sh $k $flavor"
+	done
+}
+
+# need_initramfs_tools: what building a guest initramfs takes.
+need_initramfs_tools() {
+	local t
+	for t in gcc cpio gzip checkpolicy; do
+		command -v $t >/dev/null || die "$t not found: run scripts/deps.sh"
+	done
+	[ -x "$BUSYBOX" ] || die "no $BUSYBOX: apt-get install busybox-static"
+	if file -L "$BUSYBOX" 2>/dev/null | grep -q 'dynamically linked'; then
+		die "$BUSYBOX is dynamically linked: install busybox-static"
+	fi
+}

@@ -28,19 +28,10 @@ for t in "$QEMU:qemu-system-x86" python3:python3 base64:coreutils; do
 		die "${t%%:*} not found: apt-get install ${t#*:} (or run scripts/deps.sh)"
 done
 
-image() {
-	local var=KERNEL_$1
-	if [ -n "${!var:-}" ]; then
-		echo "${!var}"
-	else
-		echo "$OUTDIR/$1-$flavor/arch/x86/boot/bzImage"
-	fi
-}
+image() { guest_image "$1" "$flavor"; }
 
-for k in $KERNELS; do
-	img=$(image "$k")
-	[ -f "$img" ] || die "no $k kernel: ${img#"$TOP"/} is missing; build it first: scripts/build.sh $k $flavor"
-done
+# shellcheck disable=SC2086
+need_guest_images "$flavor" $KERNELS
 
 start=$SECONDS
 "$MX/guest.sh"

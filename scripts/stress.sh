@@ -32,18 +32,9 @@ for v in STRESS_ITERS STRESS_SECONDS STRESS_HAMMERS STRESS_TIMEOUT; do
 done
 command -v "$QEMU" >/dev/null || die "$QEMU not found: apt-get install qemu-system-x86"
 
-image() {
-	local var=KERNEL_$1
-	if [ -n "${!var:-}" ]; then
-		echo "${!var}"
-	else
-		echo "$OUTDIR/$1-$flavor/arch/x86/boot/bzImage"
-	fi
-}
-for k in $KERNELS; do
-	img=$(image "$k")
-	[ -f "$img" ] || die "no $k kernel: ${img#"$TOP"/} is missing; build it first: scripts/build.sh $k $flavor"
-done
+image() { guest_image "$1" "$flavor"; }
+# shellcheck disable=SC2086
+need_guest_images "$flavor" $KERNELS
 
 start=$SECONDS
 "$TOP/scripts/matrix/guest.sh"

@@ -14,12 +14,7 @@ root=$G/root
 pol=$BUILD/matrix/policy
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 
-for t in gcc cpio gzip checkpolicy; do
-	command -v $t >/dev/null || die "$t not found: run scripts/deps.sh"
-done
-[ -x "$BUSYBOX" ] || die "no $BUSYBOX: apt-get install busybox-static"
-file -L "$BUSYBOX" 2>/dev/null | grep -q 'dynamically linked' &&
-	die "$BUSYBOX is dynamically linked: install busybox-static"
+need_initramfs_tools
 
 msg "building the matrix programs"
 make -s -C "$TOP/tools/testing/selinux-avc-matrix" OUT="$G/bin" ||
