@@ -10,14 +10,14 @@
       prediction, and the phases that must repeat an earlier one.  Writes a
       summary; exit status 1 on any difference.
 
-Each phase ends with a "tail" run of the first domain (phase name
-PHASE/tail in the run files): it must repeat that domain's results and
-audit records from earlier in the phase, is compared across kernels, and
-is not counted as cases of the phase.  It makes the first cases of the
-next phase look up, right after the policy load or enforce/boolean
-change, decisions the AVC took just before it, with no permissive grant
-in between (that moves the per-CPU cache's generation on and would hide
-a reset that does not).
+Each phase ends with a "tail" run of the next phase's lead domain (phase
+name PHASE/tail in the run files; phases.conf names the leads): it must
+repeat that domain's results and audit records from earlier in the phase,
+is compared across kernels, and is not counted as cases of the phase.
+The next phase runs its lead domain first, so its first cases look up,
+right after the policy load or enforce/boolean change, decisions the AVC
+took just before it, with no permissive grant in between (that moves the
+per-CPU cache's generation on and would hide a reset that does not).
 
 The prediction models what each operation in avcmatrix.c asks the kernel:
 a list of steps, each a set of (target, class, permissions) checks; the
@@ -245,8 +245,13 @@ def read_phases(path):
     for line in open(path):
         f = line.split()
         if f and not f[0].startswith('#'):
+            if len(f) < 5:
+                sys.exit(f'{path}: "{line.strip()}": want NAME POLICY ENFORCE BOOL LEAD [SAME_AS]')
             phases.append({'name': f[0], 'policy': f[1], 'enforce': f[2] == '1',
-                           'bool': f[3] == '1', 'same': f[4] if len(f) > 4 else None})
+                           'bool': f[3] == '1', 'lead': f[4], 'same': f[5] if len(f) > 5 else None})
+    # the tail run at the end of a phase repeats the next phase's lead
+    for ph, nxt in zip(phases, phases[1:] + phases[-1:]):
+        ph['tail'] = nxt['lead']
     return phases
 
 
@@ -361,7 +366,10 @@ def check(policydir, objects, phasesf, summary, runs):
 
     kernels = list(data)
     # 1. every run complete and healthy
-    tdom = objs['domain'][0]
+    for ph in phases:
+        if ph['lead'] not in objs['domain']:
+            fail(f'CONFIG: phase {ph["name"]}: lead {ph["lead"]} is not a domain')
+    tdom = {ph['name']: ph['tail'] for ph in phases}
     for k in kernels:
         res, aud, info, tres, _ = data[k]
         for ph in names:
@@ -375,7 +383,7 @@ def check(policydir, objects, phasesf, summary, runs):
             fail(f'MISSING {k}: {fmt(key)}')
         for key in sorted(extra):
             fail(f'EXTRA {k}: {fmt(key)} -> {res[key]}')
-        texp = {key for key in exp if key[1] == tdom}
+        texp = {key for key in exp if key[1] == tdom[key[0]]}
         for key in sorted(texp - set(tres)):
             fail(f'MISSING {k}: tail {fmt(key)}')
         for key in sorted(set(tres) - texp):
@@ -438,14 +446,15 @@ def check(policydir, objects, phasesf, summary, runs):
         for ph in phases:
             if ph['policy'] not in pols:
                 pols[ph['policy']] = Policy(f"{policydir}/{ph['policy']}.conf")
-            for key in sorted(x for x in res if x[0] == ph['name'] and x[1] == tdom):
+            td = ph['tail']
+            for key in sorted(x for x in res if x[0] == ph['name'] and x[1] == td):
                 ntail += 1
                 if tres.get(key) != res[key]:
                     fail(f'REPEAT-TAIL {k}: {fmt(key)}: tail run {tres.get(key)}, '
                          f'but the phase gave {res[key]}')
-            if not ph['enforce'] or tdom in pols[ph['policy']].permissive:
+            if not ph['enforce'] or td in pols[ph['policy']].permissive:
                 continue
-            akeys = {x for x in set(aud) | set(taud) if x[0] == ph['name'] and x[1] == tdom}
+            akeys = {x for x in set(aud) | set(taud) if x[0] == ph['name'] and x[1] == td}
             for key in sorted(akeys):
                 if aud.get(key, []) != taud.get(key, []):
                     fail(f'REPEAT-TAIL-AUDIT {k}: {fmt(key)}: tail run records differ from the phase\'s')
@@ -473,7 +482,8 @@ def check(policydir, objects, phasesf, summary, runs):
         lines.append(f'  {k}: {len(res)} results + {len(tres)} tail, {nrec} audit records '
                      f'({sum(int(i.get("records", 0)) for i in info.values())} reported by the guest)')
     lines.append(f'  audit predictions checked: {len(exp_aud)} cases per kernel')
-    lines.append(f'  tail runs ({tdom} again at the end of each phase): '
+    lines.append('  tail runs (the next phase\'s lead domain again at the end of each phase: '
+                 + ', '.join(f'{ph["name"]}->{ph["tail"]}' for ph in phases) + '): '
                  f'{ntail // max(len(kernels), 1)} results per kernel must repeat the phase\'s')
     lines.append(f'matrix: {"PASS" if not bad else "FAIL"}: {bad} differences '
                  f'({" vs ".join(kernels)}, and against the policy source)')

@@ -21,11 +21,14 @@
  * a phase the parent stats /tmp/m/sentinel (auditallow'ed for kernel_t) and
  * reads /dev/kmsg until that record arrives, so no record is missed.
  *
- * After the last domain the parent runs the first domain once more, the
- * "tail" run, reported as phase "PHASE/tail" (results and audit records
- * collected separately, behind a sentinel of their own).  The decisions
- * it leaves in the AVC are the last ones before the next phase's policy
- * load, boolean or enforce change, and the next phase starts with the
+ * Each phase names a lead domain in /matrix/phases.conf: the domain the
+ * phase's change (policy load, boolean or enforce) takes something from.
+ * A phase runs its lead domain first, then the others in objects.conf
+ * order.  After the last domain the parent runs the next phase's lead
+ * domain once more, the "tail" run, reported as phase "PHASE/tail"
+ * (results and audit records collected separately, behind a sentinel of
+ * their own).  The decisions it leaves in the AVC are the last ones
+ * before the next phase's change, and the next phase starts with the
  * same domain and the same cases: a kernel that keeps a decision across
  * that change answers the next phase's first cases from it.  Every other
  * domain, the always-permissive one in particular, runs before the tail.
@@ -86,6 +89,50 @@ static void read_config(void)
 		cfg.v[k][cfg.n[k]++] = strdup(name);
 	}
 	fclose(f);
+}
+
+static int domain_index(const char *name)
+{
+	int i;
+
+	for (i = 0; i < cfg.n[K_DOMAIN]; i++)
+		if (!strcmp(name, cfg.v[K_DOMAIN][i]))
+			return i;
+	errno = EINVAL;
+	die("phases.conf: '%s' is not a domain in objects.conf", name);
+	return -1;
+}
+
+/*
+ * From /matrix/phases.conf ("NAME POLICY ENFORCE BOOL LEAD [SAME_AS]"):
+ * PHASE's lead domain, and the domain of its tail run, which is the next
+ * phase's lead (the last phase repeats its own).
+ */
+static void read_leads(const char *phase, int *lead, int *tail)
+{
+	char line[256], name[64], dom[64];
+	FILE *f = fopen("/matrix/phases.conf", "re");
+	int found = 0;
+
+	if (!f)
+		die("open /matrix/phases.conf");
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || sscanf(line, "%63s %*s %*s %*s %63s", name, dom) != 2)
+			continue;
+		if (found) {
+			*tail = domain_index(dom);
+			break;
+		}
+		if (!strcmp(name, phase)) {
+			*lead = *tail = domain_index(dom);
+			found = 1;
+		}
+	}
+	fclose(f);
+	if (!found) {
+		errno = ENOENT;
+		die("phase %s is not in /matrix/phases.conf", phase);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -579,7 +626,7 @@ static struct rec recs[MAXCASES * 4];
 static int nrecs;
 static char *cases[MAXT][MAXREC];
 static int ncases[MAXT];
-/* The tail run of domain 0 */
+/* The tail run */
 static char *tcases[MAXREC];
 static int ntcases;
 
@@ -701,6 +748,7 @@ static int collect_audit(int kmsg, int *marks)
 static int run(const char *phase, const char *outpath)
 {
 	int kmsg, pfd[2], i, d, dom, tail, status, problems = 0, total = 0;
+	int lead = -1, tdom = -1;
 	int marks[MAXT] = { 0 }, tmarks[MAXT] = { 0 }, nmain = 0;
 	char tphase[128];
 	char *argv[] = { SELF, "child", NULL };
@@ -712,6 +760,7 @@ static int run(const char *phase, const char *outpath)
 	pid_t pid;
 
 	read_config();
+	read_leads(phase, &lead, &tdom);
 	out = fopen(outpath, "ae");
 	if (!out)
 		die("open %s", outpath);
@@ -727,10 +776,18 @@ static int run(const char *phase, const char *outpath)
 		die("malloc");
 	snprintf(tphase, sizeof(tphase), "%s/tail", phase);
 
-	/* d == number of domains: the tail run, domain 0 again */
+	/*
+	 * d == 0: the lead domain; then the others in order; d == number of
+	 * domains: the tail run, the next phase's lead domain again.
+	 */
 	for (d = 0; d <= cfg.n[K_DOMAIN]; d++) {
 		tail = d == cfg.n[K_DOMAIN];
-		dom = tail ? 0 : d;
+		if (tail)
+			dom = tdom;
+		else if (!d)
+			dom = lead;
+		else
+			dom = d <= lead ? d - 1 : d;
 		if (tail) {
 			/* Close the main run's audit stream first. */
 			if (stat(SENTINEL, &st))
@@ -761,19 +818,19 @@ static int run(const char *phase, const char *outpath)
 		}
 		for (line = strtok_r(buf, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save)) {
-			if ((tail ? ntcases : ncases[d]) == MAXREC) {
+			if ((tail ? ntcases : ncases[dom]) == MAXREC) {
 				errno = ENOSPC;
 				die("too many cases");
 			}
 			if (tail)
 				tcases[ntcases++] = strdup(line);
 			else
-				cases[d][ncases[d]++] = strdup(line);
+				cases[dom][ncases[dom]++] = strdup(line);
 			fprintf(out, "R %s %s %s\n", tail ? tphase : phase,
 				cfg.v[K_DOMAIN][dom], line);
 		}
 		if (!tail)
-			total += ncases[d];
+			total += ncases[dom];
 	}
 
 	if (stat(SENTINEL, &st))
@@ -785,9 +842,9 @@ static int run(const char *phase, const char *outpath)
 				cfg.v[K_DOMAIN][d], marks[d], ncases[d]);
 			problems++;
 		}
-		if (tmarks[d] != (d ? 0 : ntcases)) {
+		if (tmarks[d] != (d == tdom ? ntcases : 0)) {
 			fprintf(stderr, "avcmatrix: %s: %d marker records for %d tail cases\n",
-				cfg.v[K_DOMAIN][d], tmarks[d], d ? 0 : ntcases);
+				cfg.v[K_DOMAIN][d], tmarks[d], d == tdom ? ntcases : 0);
 			problems++;
 		}
 	}
@@ -797,7 +854,7 @@ static int run(const char *phase, const char *outpath)
 		int t = i >= nmain;
 
 		if (r->domain >= 0 && r->ncase >= 0) {
-			if (t && (r->domain || r->ncase >= ntcases)) {
+			if (t && (r->domain != tdom || r->ncase >= ntcases)) {
 				fprintf(stderr, "avcmatrix: record of %s in the tail run\n",
 					cfg.v[K_DOMAIN][r->domain]);
 				problems++;
