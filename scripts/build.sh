@@ -39,9 +39,15 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.fragstamp" 2>/dev/null)" != "$stam
 	make "${MAKEARGS[@]}" olddefconfig >>"$log" 2>&1 || { tail -20 "$log"; die "olddefconfig failed"; }
 	# Every fragment line must have survived olddefconfig.
 	# Later fragments override earlier ones, as in merge_config.sh.
-	bad=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' |
-		awk -F= '{ v[$1] = $0; o[$1] = NR } END { for (k in v) print v[k] }' |
-		while read -r l; do grep -qxF "$l" "$out/.config" || echo "$l"; done)
+	# "# CONFIG_X is not set" counts as a setting too.
+	bad=$(cat "${frags[@]}" | sed -nE 's/^(CONFIG_[A-Z0-9_]+=.*)/\1/p; s/^# (CONFIG_[A-Z0-9_]+) is not set.*/\1=n/p' |
+		awk -F= '{ v[$1] = $0 } END { for (k in v) print v[k] }' |
+		while read -r l; do
+			case $l in
+			*=n) ! grep -qE "^${l%=n}=" "$out/.config" || echo "$l" ;;
+			*) grep -qxF "$l" "$out/.config" || echo "$l" ;;
+			esac
+		done)
 	[ -z "$bad" ] || warn "config lines not honoured: $(echo $bad)"
 	echo "$stamp" > "$out/.fragstamp"
 fi
