@@ -1,18 +1,37 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Run the KUnit suite on debug kernels (x86_64, qemu -smp 2): one build with
-# KASAN, PROVE_LOCKING, PROVE_RCU, DEBUG_ATOMIC_SLEEP and DEBUG_PREEMPT,
-# one with KCSAN.  Any failed test or any report in the kernel log fails.
+# The KUnit suite and the race stress on debug kernels (x86_64, qemu
+# -smp 2): one configuration with KASAN, PROVE_LOCKING, PROVE_RCU,
+# DEBUG_ATOMIC_SLEEP and DEBUG_PREEMPT, one with KCSAN (configs/debug-*.config).
+# For each: KUnit on a kunit.py kernel, then a patched guest kernel with
+# the same debug options (configs/x86_64-guest.config + the fragment) runs
+# scripts/stress.sh.  Any failed test, failed stress or report in a kernel
+# log fails.
 # Usage: debug.sh [lock] [kcsan]   (default: both)
+# Environment:
+#   DEBUG_RUN="kunit stress"   which parts to run (default both)
+#   STRESS_*                   passed on to stress.sh; here STRESS_SECONDS
+#                              defaults to 300 and STRESS_TIMEOUT to 900,
+#                              as the debug kernels run several times slower
+# Outputs: build/logs/kunit-debug-*.log, build/stress/patched-x86_64-guest+debug-*.log,
+# results/stress-debug-*.txt, results/debug.txt (summary).
 . "$(dirname "$0")/lib.sh"
 
 need_tree
 cfgs=${*:-lock kcsan}
+DEBUG_RUN=${DEBUG_RUN:-kunit stress}
+export STRESS_SECONDS=${STRESS_SECONDS:-300} STRESS_TIMEOUT=${STRESS_TIMEOUT:-900}
+RESULTS=${RESULTS:-$TOP/results}
 fail=0
-mkdir -p "$OUTDIR" "$BUILD/logs"
+mkdir -p "$OUTDIR" "$BUILD/logs" "$RESULTS"
+: > "$RESULTS/debug.txt"
+report() {
+	echo "$1" | tee -a "$RESULTS/debug.txt"
+}
 for c in $cfgs; do
 	frag=$TOP/configs/debug-$c.config
 	[ -f "$frag" ] || die "no config fragment $frag"
+	case " $DEBUG_RUN " in *" kunit "*) ;; *) continue ;; esac
 	out=$OUTDIR/patched-kunit-x86_64-$c
 	log=$BUILD/logs/kunit-debug-$c.log
 	adds=()
@@ -36,11 +55,23 @@ for c in $cfgs; do
 	reports=$(grep -E 'BUG: |WARNING: |KASAN|KCSAN: data-race|possible circular locking|inconsistent lock state|sleeping function called from invalid context|suspicious RCU usage|DEBUG_LOCKS_WARN|Call Trace' "$log" | grep -v 'Kernel command line' | head -20 || true)
 	summary=$(grep -E '# Totals:|^ok [0-9]+ selinux_avc|^not ok [0-9]+ selinux_avc' "$log" | tail -2 | tr '\n' ' ')
 	if [ $rc -ne 0 ] || [ -n "$reports" ] || ! grep -qE '^ok [0-9]+ selinux_avc$' "$log"; then
-		echo "not ok - debug kernel $c: rc=$rc $summary" >&2
-		[ -z "$reports" ] || echo "$reports" | sed 's/^/    /' >&2
+		report "not ok - KUnit on debug kernel $c: rc=$rc $summary"
+		[ -z "$reports" ] || echo "$reports" | sed 's/^/    /' | tee -a "$RESULTS/debug.txt"
 		fail=1
 	else
-		echo "ok - debug kernel $c: $summary($((SECONDS - start))s)"
+		report "ok - KUnit on debug kernel $c: $summary($((SECONDS - start))s)"
 	fi
 done
-[ $fail -eq 0 ] || die "debug-kernel KUnit runs failed"
+for c in $cfgs; do
+	case " $DEBUG_RUN " in *" stress "*) ;; *) continue ;; esac
+	flavor=x86_64-guest+debug-$c
+	"$TOP/scripts/build.sh" patched "$flavor"
+	start=$SECONDS
+	if RESULTS=$RESULTS "$TOP/scripts/stress.sh" "$flavor"; then
+		report "ok - stress on debug kernel $c: $(grep -a 'avcstress: \(iterations\|hammers\|failures\)' "$RESULTS/stress-debug-$c.txt" | sed 's/^[^:]*: avcstress: //' | tr '\n' ' ') ($((SECONDS - start))s)"
+	else
+		report "not ok - stress on debug kernel $c (results/stress-debug-$c.txt)"
+		fail=1
+	fi
+done
+[ $fail -eq 0 ] || die "debug-kernel runs failed (results/debug.txt)"

@@ -14,7 +14,9 @@
 #   STRESS_SECONDS=S         guest time bound for the change loop (default 120)
 #   STRESS_HAMMERS=N         checking processes (default 2)
 #   STRESS_TIMEOUT=S         seconds before a guest is killed (default 600)
-# Outputs: build/stress/<kernel>.log, results/stress.txt
+# Outputs: build/stress/<kernel>.log, results/stress.txt; for another
+# flavor, build/stress/<kernel>-<flavor>.log and results/stress-<extra>.txt
+# (e.g. results/stress-debug-lock.txt for x86_64-guest+debug-lock).
 . "$(dirname "$0")/lib.sh"
 
 flavor=${1:-x86_64-guest}
@@ -38,11 +40,14 @@ need_guest_images "$flavor" $KERNELS
 
 start=$SECONDS
 "$TOP/scripts/matrix/guest.sh"
+extra=${flavor#x86_64-guest}
+extra=${extra#+}
+summary=$RESULTS/stress${extra:+-${extra//+/-}}.txt
 mkdir -p "$OUT" "$RESULTS"
-: > "$RESULTS/stress.txt"
+: > "$summary"
 rc=0
 for k in $KERNELS; do
-	log=$OUT/$k.log
+	log=$OUT/$k${extra:+-$flavor}.log
 	msg "stress on $k: -smp 2, $STRESS_HAMMERS hammers, up to $STRESS_ITERS changes / ${STRESS_SECONDS}s"
 	t0=$SECONDS
 	qrc=0
@@ -52,25 +57,29 @@ for k in $KERNELS; do
 		-append "console=ttyS0 quiet MATRIX_MODE=stress STRESS_ITERS=$STRESS_ITERS STRESS_SECONDS=$STRESS_SECONDS STRESS_HAMMERS=$STRESS_HAMMERS" \
 		</dev/null >"$log" 2>&1 || qrc=$?
 	tr -d '\r' < "$log" | grep -a 'AVC-MATRIX: \(avcstress\|ERROR\|CPUS\)' |
-		sed "s/^AVC-MATRIX: /$k: /" | tee -a "$RESULTS/stress.txt"
+		sed "s/^AVC-MATRIX: /$k: /" | tee -a "$summary"
 	# Kernel warnings or oopses during the run fail it too.
-	if grep -aE 'BUG:|WARNING:|Oops|Call Trace|RCU stall|lockdep' "$log" >/dev/null; then
-		echo "$k: kernel reported problems:" | tee -a "$RESULTS/stress.txt"
-		grep -aE -A3 'BUG:|WARNING:|Oops|Call Trace|RCU stall|lockdep' "$log" | head -40 | tee -a "$RESULTS/stress.txt"
+	# On debug kernels this covers KASAN, KCSAN, lockdep, RCU and
+	# sleep-in-atomic reports ("BUG: KASAN", "BUG: KCSAN", "WARNING:
+	# possible circular locking", "WARNING: suspicious RCU usage", ...).
+	bad='BUG:|WARNING:|Oops|Call Trace|RCU stall|lockdep|DEBUG_LOCKS_WARN|inconsistent lock state'
+	if grep -aE "$bad" "$log" >/dev/null; then
+		echo "$k: kernel reported problems:" | tee -a "$summary"
+		grep -aE -A3 "$bad" "$log" | head -40 | tee -a "$summary"
 		rc=1
 	fi
 	if [ $qrc -ne 0 ]; then
-		echo "$k: qemu exit $qrc$([ $qrc -eq 124 ] && echo " (timeout)")" | tee -a "$RESULTS/stress.txt"
+		echo "$k: qemu exit $qrc$([ $qrc -eq 124 ] && echo " (timeout)")" | tee -a "$summary"
 		rc=1
 	fi
 	if ! tr -d '\r' < "$log" | grep -aq '^AVC-MATRIX: CPUS 0-1$'; then
-		echo "$k: the guest did not bring up 2 CPUs" | tee -a "$RESULTS/stress.txt"
+		echo "$k: the guest did not bring up 2 CPUs" | tee -a "$summary"
 		rc=1
 	fi
 	if grep -aq 'avcstress: RESULT PASS' "$log"; then
-		echo "$k: stress PASS in $((SECONDS - t0))s" | tee -a "$RESULTS/stress.txt"
+		echo "$k: stress PASS in $((SECONDS - t0))s" | tee -a "$summary"
 	else
-		echo "$k: stress FAIL in $((SECONDS - t0))s (log: ${log#"$TOP"/})" | tee -a "$RESULTS/stress.txt"
+		echo "$k: stress FAIL in $((SECONDS - t0))s (log: ${log#"$TOP"/})" | tee -a "$summary"
 		rc=1
 	fi
 done
