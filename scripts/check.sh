@@ -40,7 +40,7 @@ series_am() {
 	return $rc
 }
 
-step deps "$S/deps.sh"
+step deps "$S/deps.sh" build source guest bench cross
 step tree "$S/tree.sh"
 step series "$S/series.sh"
 step series-git-am series_am
@@ -52,6 +52,7 @@ step kernel-patched "$S/build.sh" patched
 step sparse "$S/sparse.sh"
 step bisect "$S/bisect.sh"
 step kunit-x86_64-smp2 "$S/kunit.sh" x86_64
+step kunit-arm64-smp2 "$S/kunit.sh" arm64
 if [ -x "$S/matrix.sh" ]; then
 	step matrix "$S/matrix.sh"
 fi

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages the targets need, or say how to.
-# Usage: deps.sh [group...]   groups: build kunit guest bench (default: all)
+# Usage: deps.sh [group...]   groups: build source guest bench cross
+#   (default: all but cross, which only make kunit-arm64 needs)
 . "$(dirname "$0")/lib.sh"
 
 declare -A PKG=(
@@ -9,6 +10,7 @@ declare -A PKG=(
 	[source]="linux-source-6.12"
 	[guest]="qemu-system-x86 busybox-static checkpolicy selinux-policy-default"
 	[bench]="gnuplot-nox"
+	[cross]="gcc-aarch64-linux-gnu qemu-system-arm"
 )
 groups=${*:-build source guest bench}
 want=(${DEPS_EXTRA:-})

@@ -1,9 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Run the project's KUnit suites with tools/testing/kunit/kunit.py.
-# Usage: kunit.sh [um|x86_64] [stock|patched]
+# Usage: kunit.sh [um|x86_64|arm64] [stock|patched]
 #   um:      UML, one CPU (the fast one)
 #   x86_64:  qemu -smp 2, with CPU hotplug, for the multi-CPU tests
+#   arm64:   the same on arm64 (cross-built with aarch64-linux-gnu-gcc,
+#            qemu-system-aarch64 -M virt, CPU hotplug through PSCI): the
+#            architecture most Android devices run, with acquire/release
+#            and READ_ONCE built from arm64's own instructions
 # Extra kunit.py arguments can be passed in KUNIT_ARGS.
 . "$(dirname "$0")/lib.sh"
 
@@ -16,14 +20,21 @@ esac
 out=$OUTDIR/$variant-kunit-$arch
 log=$BUILD/logs/kunit-$SRCID-$variant-$arch.log
 mkdir -p "$BUILD/logs" "$OUTDIR"
-args=(run --kunitconfig security/selinux --build_dir "$out" --jobs "$JOBS"
-      --make_options "CC=ccache gcc" --timeout 1800)
+cc=gcc
+smp=(--qemu_args "-smp 2" --kconfig_add CONFIG_SMP=y --kconfig_add CONFIG_HOTPLUG_CPU=y)
+args=(run --kunitconfig security/selinux --build_dir "$out" --jobs "$JOBS" --timeout 1800)
 case $arch in
 um) ;;
-x86_64) args+=(--arch x86_64 --qemu_args "-smp 2"
-	       --kconfig_add CONFIG_SMP=y --kconfig_add CONFIG_HOTPLUG_CPU=y) ;;
-*) die "kunit.sh: arch must be um or x86_64" ;;
+x86_64) args+=(--arch x86_64 "${smp[@]}") ;;
+arm64)
+	cc=aarch64-linux-gnu-gcc
+	command -v $cc >/dev/null || die "$cc not found: apt-get install gcc-aarch64-linux-gnu"
+	command -v qemu-system-aarch64 >/dev/null ||
+		die "qemu-system-aarch64 not found: apt-get install qemu-system-arm"
+	args+=(--arch arm64 --cross_compile aarch64-linux-gnu- "${smp[@]}") ;;
+*) die "kunit.sh: arch must be um, x86_64 or arm64" ;;
 esac
+args+=(--make_options "CC=ccache $cc")
 command -v ccache >/dev/null || die "ccache missing: run 'make deps'"
 
 msg "KUnit on $arch ($variant), build dir ${out#$TOP/}, log ${log#$TOP/}"
