@@ -14,6 +14,10 @@
 #   STRESS_SECONDS=S         guest time bound for the change loop (default 120)
 #   STRESS_HAMMERS=N         checking processes (default 2)
 #   STRESS_TIMEOUT=S         seconds before a guest is killed (default 600)
+#   STRESS_TOGGLE_HOLD=0|1   park the checking processes around setenforce 1
+#                            (default 1); 0 also races checks with it, where
+#                            stock SELinux has a window of its own (see
+#                            tools/testing/selinux-avc-matrix/avcstress.c)
 # Outputs: build/stress/<kernel>.log, results/stress.txt; for another
 # flavor, build/stress/<kernel>-<flavor>.log and results/stress-<extra>.txt
 # (e.g. results/stress-debug-lock.txt for x86_64-guest+debug-lock).
@@ -25,6 +29,7 @@ STRESS_ITERS=${STRESS_ITERS:-600}
 STRESS_SECONDS=${STRESS_SECONDS:-120}
 STRESS_HAMMERS=${STRESS_HAMMERS:-2}
 STRESS_TIMEOUT=${STRESS_TIMEOUT:-600}
+STRESS_TOGGLE_HOLD=${STRESS_TOGGLE_HOLD:-1}
 QEMU=${QEMU:-qemu-system-x86_64}
 OUT=$BUILD/stress
 RESULTS=${RESULTS:-$TOP/results}
@@ -32,6 +37,7 @@ RESULTS=${RESULTS:-$TOP/results}
 for v in STRESS_ITERS STRESS_SECONDS STRESS_HAMMERS STRESS_TIMEOUT; do
 	case ${!v} in ''|*[!0-9]*|0) die "$v must be a positive integer" ;; esac
 done
+case $STRESS_TOGGLE_HOLD in 0|1) ;; *) die "STRESS_TOGGLE_HOLD must be 0 or 1" ;; esac
 command -v "$QEMU" >/dev/null || die "$QEMU not found: apt-get install qemu-system-x86"
 
 image() { guest_image "$1" "$flavor"; }
@@ -54,7 +60,7 @@ for k in $KERNELS; do
 	progress "stress $k" timeout --foreground -k 5 "$STRESS_TIMEOUT" "$QEMU" \
 		-accel tcg,thread=multi -smp 2,sockets=2,cores=1,threads=1 -m 512 -nographic -no-reboot \
 		-kernel "$(image "$k")" -initrd "$BUILD/matrix/initrd.gz" \
-		-append "console=ttyS0 quiet MATRIX_MODE=stress STRESS_ITERS=$STRESS_ITERS STRESS_SECONDS=$STRESS_SECONDS STRESS_HAMMERS=$STRESS_HAMMERS" \
+		-append "console=ttyS0 quiet MATRIX_MODE=stress STRESS_ITERS=$STRESS_ITERS STRESS_SECONDS=$STRESS_SECONDS STRESS_HAMMERS=$STRESS_HAMMERS STRESS_TOGGLE_HOLD=$STRESS_TOGGLE_HOLD" \
 		</dev/null >"$log" 2>&1 || qrc=$?
 	tr -d '\r' < "$log" | grep -a 'AVC-MATRIX: \(avcstress\|ERROR\|CPUS\)' |
 		sed "s/^AVC-MATRIX: /$k: /" | tee -a "$summary"

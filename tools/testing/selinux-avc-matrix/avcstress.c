@@ -2,7 +2,7 @@
 /*
  * avcstress - policy reload races against permission checks.
  *
- *   avcstress run ITERATIONS SECONDS HAMMERS   (unconfined controller)
+ *   avcstress run ITERATIONS SECONDS HAMMERS [HOLD]   (unconfined controller)
  *   avcstress hammer ID                        (in m_s_t, started by run)
  *
  * The controller alternates between two policies, s_allow (m_s_t may
@@ -19,6 +19,16 @@
  * the next one began, so it must match the published state exactly.  A
  * success under s_deny (enforcing) or a failure under s_allow is a failure
  * of the kernel.
+ *
+ * HOLD (default 1): park the hammers, outside any system call, around the
+ * "setenforce 1" that ends a permissive round trip.  Stock SELinux has a
+ * window there that this program would otherwise report: a check that
+ * read enforcing == 0 makes its permissive grant (avc_update_node()) after
+ * setenforce 1 has flushed the AVC, and since setenforce does not change
+ * the policy sequence number the grant lands on a node another check has
+ * just inserted, and stays until the next reset.  A reload changes the
+ * sequence number, so a late grant cannot land, and the hammers run
+ * through every reload.  HOLD 0 runs them through the toggles too.
  */
 #include "common.h"
 
@@ -45,10 +55,12 @@ struct hammer {
 	int fail_op[NFAIL];
 	int nrec;
 	int ready;
+	uint64_t parked;
 };
 
 struct shm {
 	uint64_t seq;
+	uint64_t hold;		/* odd: hammers park */
 	int state;
 	int stop;
 	struct hammer h[MAXH];
@@ -102,11 +114,20 @@ static int hammer(int id)
 {
 	struct shm *s = map_shm(0);
 	struct hammer *h = &s->h[id];
-	uint64_t s1, s2;
+	uint64_t s1, s2, g;
 	int state, err, op = 0;
 
 	__atomic_store_n(&h->ready, 1, __ATOMIC_SEQ_CST);
 	while (!__atomic_load_n(&s->stop, __ATOMIC_SEQ_CST)) {
+		g = __atomic_load_n(&s->hold, __ATOMIC_SEQ_CST);
+		if (g & 1) {
+			/* Parked for hold round g; no check until it ends. */
+			__atomic_store_n(&h->parked, g, __ATOMIC_SEQ_CST);
+			while (__atomic_load_n(&s->hold, __ATOMIC_SEQ_CST) == g &&
+			       !__atomic_load_n(&s->stop, __ATOMIC_SEQ_CST))
+				poll(NULL, 0, 1);
+			continue;
+		}
 		s1 = __atomic_load_n(&s->seq, __ATOMIC_SEQ_CST);
 		state = __atomic_load_n(&s->state, __ATOMIC_SEQ_CST);
 		err = check(op);
@@ -139,6 +160,27 @@ static void put(const char *path, const char *val)
 
 static struct shm *S;
 static uint64_t reloads, toggles, hotplugs;
+static int nhammers, hold_toggles;
+
+/*
+ * Start a hold round and wait until every hammer is parked in it: a
+ * hammer parks only after it has seen the round begin, so no check is in
+ * flight once all have.
+ */
+static void park(void)
+{
+	uint64_t g = __atomic_add_fetch(&S->hold, 1, __ATOMIC_SEQ_CST);
+	int i;
+
+	for (i = 0; i < nhammers; i++)
+		while (__atomic_load_n(&S->h[i].parked, __ATOMIC_SEQ_CST) != g)
+			poll(NULL, 0, 1);
+}
+
+static void unpark(void)
+{
+	__atomic_add_fetch(&S->hold, 1, __ATOMIC_SEQ_CST);
+}
 
 static void begin(void)
 {
@@ -166,7 +208,11 @@ static void toggle(int state)
 	begin();
 	put("/sys/fs/selinux/enforce", "0");
 	poll(NULL, 0, 2);
+	if (hold_toggles)
+		park();
 	put("/sys/fs/selinux/enforce", "1");
+	if (hold_toggles)
+		unpark();
 	end(state);
 	toggles++;
 }
@@ -190,7 +236,19 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static int run(long iters, double seconds, int nh)
+/* What the change that made @seq even was: iteration seq / 2 - 1. */
+static const char *change_name(uint64_t seq)
+{
+	static const char *const names[6] = {
+		"reload to s_deny", "setenforce 0/1 under s_deny",
+		"reload to s_allow", "setenforce 0/1 under s_allow",
+		"reload to s_deny with cpu1 offline", "reload to s_allow",
+	};
+
+	return seq < 2 ? "the start" : names[(seq / 2 - 1) % 6];
+}
+
+static int run(long iters, double seconds, int nh, int hold)
 {
 	char *argv[] = { SELF, "hammer", NULL, NULL };
 	uint64_t ja = 0, jd = 0, fa = 0, fd = 0, un = 0, checks = 0;
@@ -204,6 +262,8 @@ static int run(long iters, double seconds, int nh)
 		errno = EINVAL;
 		die("hammers must be 1..%d", MAXH);
 	}
+	nhammers = nh;
+	hold_toggles = hold;
 	have_cpu1 = access(CPU1, W_OK) == 0;
 	if (mkdir(TOP, 0755) && errno != EEXIST)
 		die("mkdir " TOP);
@@ -272,15 +332,16 @@ static int run(long iters, double seconds, int nh)
 		fa += h->fail_allow;
 		fd += h->fail_deny;
 		for (k = 0; k < h->nrec; k++)
-			printf("avcstress: FAILURE hammer %d: %s %s at seq %llu\n", i,
+			printf("avcstress: FAILURE hammer %d: %s %s at seq %llu (after %s)\n", i,
 			       h->fail_op[k] & 1 ? "stat" : "open",
 			       h->fail_op[k] & 2 ? "denied while granted" :
 						   "allowed after revoke returned",
-			       (unsigned long long)h->fail_seq[k]);
+			       (unsigned long long)h->fail_seq[k],
+			       change_name(h->fail_seq[k]));
 	}
-	printf("avcstress: iterations=%ld reloads=%llu enforce_toggles=%llu cpu_offline_online=%llu seconds=%.1f\n",
+	printf("avcstress: iterations=%ld reloads=%llu enforce_toggles=%llu cpu_offline_online=%llu seconds=%.1f toggle_hold=%d\n",
 	       it, (unsigned long long)reloads, (unsigned long long)toggles,
-	       (unsigned long long)hotplugs, now() - t0);
+	       (unsigned long long)hotplugs, now() - t0, hold);
 	printf("avcstress: hammers=%d checks=%llu judged_allow=%llu judged_deny=%llu unjudged=%llu\n",
 	       nh, (unsigned long long)checks, (unsigned long long)ja,
 	       (unsigned long long)jd, (unsigned long long)un);
@@ -306,8 +367,9 @@ int main(int argc, char **argv)
 	prog = "avcstress";
 	if (argc == 3 && !strcmp(argv[1], "hammer"))
 		return hammer(atoi(argv[2]));
-	if (argc == 5 && !strcmp(argv[1], "run"))
-		return run(atol(argv[2]), atof(argv[3]), atoi(argv[4]));
-	fprintf(stderr, "usage: avcstress run ITERATIONS SECONDS HAMMERS | hammer ID\n");
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "run"))
+		return run(atol(argv[2]), atof(argv[3]), atoi(argv[4]),
+			   argc == 6 ? atoi(argv[5]) : 1);
+	fprintf(stderr, "usage: avcstress run ITERATIONS SECONDS HAMMERS [HOLD] | hammer ID\n");
 	return 2;
 }
