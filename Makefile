@@ -38,7 +38,7 @@ help:
 	@echo '  make microbench   in-kernel avc_has_perm microbenchmark (UML ns, x86_64 instructions)'
 	@echo '  make matrix       decision/audit matrix, stock vs patched vs policy (part of check)'
 	@echo '  make stress       multi-CPU reload/check race stress in qemu -smp 2'
-	@echo '  make debug        KUnit on KASAN+lockdep+atomic-sleep+preempt and on KCSAN kernels'
+	@echo '  make debug        KUnit and stress on KASAN+lockdep+atomic-sleep+preempt and on KCSAN kernels'
 	@echo '  make mutants      break the cache on purpose; the KUnit suite must catch each'
 	@echo '  make mutant-kernel [MUTANT=name]  a broken guest kernel; the matrix must catch it'
 	@echo '  make bisect       every commit of the series builds (x86_64 guest and UML KUnit)'
