@@ -11,7 +11,7 @@ S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kunit \
 	kunit-um kunit-x86_64 kunit-arm64 sparse checkpatch series check test-scripts \
-	bench bench-os microbench stress matrix debug mutants mutant-kernel bisect export clean distclean
+	bench bench-os microbench stress window matrix debug mutants mutant-kernel bisect export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y'
@@ -38,6 +38,7 @@ help:
 	@echo '  make microbench   in-kernel avc_has_perm microbenchmark (UML ns, x86_64 instructions)'
 	@echo '  make matrix       decision/audit matrix, stock vs patched vs policy (part of check)'
 	@echo '  make stress       multi-CPU reload/check race stress in qemu -smp 2'
+	@echo '  make window       widen stock'"'"'s setenforce window; stress must fail on stock and patched alike'
 	@echo '  make debug        KUnit and stress on KASAN+lockdep+atomic-sleep+preempt and on KCSAN kernels'
 	@echo '  make mutants      break the cache on purpose; the KUnit suite must catch each'
 	@echo '  make mutant-kernel [MUTANT=name]  a broken guest kernel; the matrix must catch it'
@@ -112,6 +113,9 @@ matrix: kernel
 
 stress: kernel-patched
 	@$(S)/stress.sh
+
+window: kernel
+	@$(S)/window.sh
 
 debug: tree
 	@$(S)/debug.sh
