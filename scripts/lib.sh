@@ -112,3 +112,26 @@ need_initramfs_tools() {
 		die "$BUSYBOX is dynamically linked: install busybox-static"
 	fi
 }
+
+# mutant_image VARIANT SPEC NAME IMG: build the x86_64 guest kernel of
+# VARIANT (stock or patched) with change NAME of SPEC applied by
+# scripts/mutate.py, copy its bzImage to IMG, then put the tree back and
+# rebuild it, so the tree and its build directory end as they were.
+mutant_image() {
+	local variant=$1 spec=$2 name=$3 img=$4 tree=$PRISTINE rc=0
+	[ "$variant" = patched ] && tree=$PATCHED
+	[ -f "$OUTDIR/$variant-x86_64-guest/arch/x86/boot/bzImage" ] ||
+		die "build the $variant kernel first (make kernel)"
+	[ -z "$(kgit "$tree" status --porcelain --untracked-files=no)" ] ||
+		die "$tree has uncommitted changes"
+	# shellcheck disable=SC2064
+	trap "kgit '$tree' checkout -q -- security/selinux" EXIT
+	python3 "$TOP/scripts/mutate.py" "$spec" "$tree" "$name" || rc=1
+	[ $rc -ne 0 ] || { "$TOP/scripts/build.sh" "$variant" &&
+		cp "$OUTDIR/$variant-x86_64-guest/arch/x86/boot/bzImage" "$img"; } || rc=2
+	kgit "$tree" checkout -q -- security/selinux
+	trap - EXIT
+	"$TOP/scripts/build.sh" "$variant" >/dev/null 2>&1 || warn "rebuild of the $variant kernel failed"
+	[ $rc -ne 1 ] || die "$name does not apply to the $variant tree; update ${spec#"$TOP"/}"
+	[ $rc -eq 0 ] || die "the $variant kernel with $name did not build"
+}

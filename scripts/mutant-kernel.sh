@@ -10,22 +10,8 @@
 
 need_tree
 name=${1:-no-reset-invalidate}
-out=$OUTDIR/patched-x86_64-guest
-[ -f "$out/arch/x86/boot/bzImage" ] || die "build the patched kernel first (make kernel)"
-[ -z "$(kgit "$PATCHED" status --porcelain --untracked-files=no)" ] ||
-	die "$PATCHED has uncommitted changes"
 img=$OUTDIR/mutant-$name.bzImage
-restore() {
-	kgit "$PATCHED" checkout -q -- security/selinux
-	"$TOP/scripts/build.sh" patched >/dev/null 2>&1 || warn "rebuild of the patched kernel failed"
-}
-trap restore EXIT
-python3 "$TOP/scripts/mutate.py" "$TOP/scripts/mutants.txt" "$PATCHED" "$name" ||
-	die "mutant $name does not apply"
-"$TOP/scripts/build.sh" patched
-cp "$out/arch/x86/boot/bzImage" "$img"
-restore
-trap - EXIT
+mutant_image patched "$TOP/scripts/mutants.txt" "$name" "$img"
 
 rc=0
 msg "matrix: stock vs mutant $name (must fail)"

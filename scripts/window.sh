@@ -25,31 +25,8 @@ RESULTS=${RESULTS:-$TOP/results}
 dir=$BUILD/window
 mkdir -p "$dir" "$RESULTS"
 for v in stock patched; do
-	[ -f "$OUTDIR/$v-x86_64-guest/arch/x86/boot/bzImage" ] ||
-		die "build the $v kernel first (make kernel)"
+	mutant_image $v "$TOP/scripts/window.txt" setenforce-window "$dir/$v.bzImage"
 done
-[ -z "$(kgit "$PRISTINE" status --porcelain --untracked-files=no)" ] ||
-	die "$PRISTINE has uncommitted changes"
-[ -z "$(kgit "$PATCHED" status --porcelain --untracked-files=no)" ] ||
-	die "$PATCHED has uncommitted changes"
-
-restore() {
-	kgit "$PRISTINE" checkout -q -- security/selinux
-	kgit "$PATCHED" checkout -q -- security/selinux
-	"$TOP/scripts/build.sh" stock >/dev/null 2>&1 || warn "rebuild of the stock kernel failed"
-	"$TOP/scripts/build.sh" patched >/dev/null 2>&1 || warn "rebuild of the patched kernel failed"
-}
-trap restore EXIT
-for v in stock patched; do
-	tree=$PRISTINE
-	[ $v = patched ] && tree=$PATCHED
-	python3 "$TOP/scripts/mutate.py" "$TOP/scripts/window.txt" "$tree" setenforce-window ||
-		die "the window delay does not apply to the $v tree"
-	"$TOP/scripts/build.sh" $v
-	cp "$OUTDIR/$v-x86_64-guest/arch/x86/boot/bzImage" "$dir/$v.bzImage"
-done
-restore
-trap - EXIT
 
 : > "$RESULTS/window.txt"
 rc=0
