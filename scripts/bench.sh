@@ -7,7 +7,7 @@
 #
 # Usage: bench.sh [FLAVOR]       (default x86_64-guest; e.g. x86_64-guest+os)
 # Environment:
-#   POLICY=project|debian   guest policy (default project, see policy.sh)
+#   POLICY=project|debian   guest policy (default project, see tools/testing/selinux-avc-bench/policy.sh)
 #   BENCH_SCALE=N           percent of the default iteration counts (100)
 #   BENCH_JOBS=N            guests booted in parallel (default: nproc)
 #   BENCH_TIMEOUT=S         seconds before a guest is killed (default 900)
@@ -54,7 +54,7 @@ if [ -n "$missing" ]; then
 	die "build it first: scripts/build.sh <stock|patched> $flavor (or make bench, which builds both)"
 fi
 
-"$TOP/scripts/guest.sh" "$POLICY"
+"$TOP/tools/testing/selinux-avc-bench/guest.sh" "$POLICY"
 initrd=$BUILD/guest/initrd-$POLICY.gz
 
 mkdir -p "$RESULTS/logs"
@@ -120,7 +120,7 @@ specs=()
 for r in "${runs[@]}"; do
 	specs+=("$r:$RESULTS/logs/${r/:/-}.log")
 done
-python3 "$TOP/scripts/bench_report.py" "$RESULTS" "${specs[@]}" |
+python3 "$TOP/tools/testing/selinux-avc-bench/report.py" "$RESULTS" "${specs[@]}" |
 	tee "$RESULTS/bench.txt" ||
 	die "benchmark results incomplete${failed:+ (failed:$failed)}; see $RESULTS/logs/"
 

@@ -3,7 +3,7 @@
 # make check: the SELinux decision matrix on the stock and the patched
 # guest kernel (one boot each, qemu TCG with -icount), compared case by
 # case with each other and with the outcome predicted from the policy
-# source (scripts/matrix/matrix.py).  Any difference fails.
+# source (tools/testing/selinux-avc-matrix/matrix.py).  Any difference fails.
 #
 # Usage: matrix.sh [FLAVOR]      (default x86_64-guest)
 # Environment:
@@ -19,7 +19,7 @@ flavor=${1:-x86_64-guest}
 KERNELS=${KERNELS:-stock patched}
 MATRIX_TIMEOUT=${MATRIX_TIMEOUT:-400}
 QEMU=${QEMU:-qemu-system-x86_64}
-MX=$TOP/scripts/matrix
+MX=$TOP/tools/testing/selinux-avc-matrix
 OUT=$BUILD/matrix
 RESULTS=${RESULTS:-$TOP/results}
 

@@ -45,7 +45,7 @@ image() { guest_image "$1" "$flavor"; }
 need_guest_images "$flavor" $KERNELS
 
 start=$SECONDS
-"$TOP/scripts/matrix/guest.sh"
+"$TOP/tools/testing/selinux-avc-matrix/guest.sh"
 extra=${flavor#x86_64-guest}
 extra=${extra#+}
 summary=$RESULTS/stress${extra:+-${extra//+/-}}.txt

@@ -11,7 +11,7 @@
 # for that reason (STRESS_TOGGLE_HOLD=1).
 #
 # This script builds the stock and the patched guest kernel with a 3 ms
-# delay at that point in avc_denied() (scripts/window.txt), then runs the
+# delay at that point in avc_denied() (tools/testing/selinux-avc-matrix/window.txt), then runs the
 # stress on both with STRESS_TOGGLE_HOLD=0 and with 1.  Expected: both
 # kernels fail after "setenforce 0/1" changes only with 0, and both pass
 # with 1.  The trees and their build directories are restored afterwards.
@@ -25,7 +25,7 @@ RESULTS=${RESULTS:-$TOP/results}
 dir=$BUILD/window
 mkdir -p "$dir" "$RESULTS"
 for v in stock patched; do
-	mutant_image $v "$TOP/scripts/window.txt" setenforce-window "$dir/$v.bzImage"
+	mutant_image $v "$TOP/tools/testing/selinux-avc-matrix/window.txt" setenforce-window "$dir/$v.bzImage"
 done
 
 : > "$RESULTS/window.txt"

@@ -3,7 +3,7 @@
 # Build the guest's SELinux policy into build/guest/policy/.
 # Usage: policy.sh [project|debian]   (default: $POLICY or project)
 #
-#   project  the policy in scripts/policy/.  Class, permission and initial
+#   project  the policy in policy/ next to this script.  Class, permission and initial
 #            SID declarations come from the kernel's own mdp tool, built
 #            and run from the pristine tree; everything else is ours.
 #   debian   Debian's selinux-policy-default, as compiled by its package
@@ -12,10 +12,10 @@
 #
 # Output: policy.bin, labels (PATH CONTEXT lines for the init script),
 # domain (the context the benchmark runs in), kind (project|debian).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../../scripts/lib.sh"
 
 kind=${1:-${POLICY:-project}}
-PDIR=$TOP/scripts/policy
+PDIR=$TOP/tools/testing/selinux-avc-bench/policy
 out=$BUILD/guest/policy-$kind
 mkdir -p "$out"
 

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the decision-matrix/stress guest: build/matrix/initrd.gz with
 # busybox-static, the programs from tools/testing/selinux-avc-matrix, the
-# policy versions listed in policies.conf and the init script.
-# Class declarations and policy capabilities come from scripts/policy.sh
+# policy versions listed in policy/policies.conf and guest/init.
+# Class declarations and policy capabilities come from the benchmark's
+# policy.sh (tools/testing/selinux-avc-bench/policy.sh)
 # (the kernel's mdp tool; capabilities checkpolicy 3.4 rejects are dropped
 # there); the policy itself is ours (base.te + the version's files).
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../../../scripts/lib.sh"
 
-MX=$TOP/scripts/matrix
+MX=$TOP/tools/testing/selinux-avc-matrix
+BP=$TOP/tools/testing/selinux-avc-bench/policy
 G=$BUILD/matrix/guest
 root=$G/root
 pol=$BUILD/matrix/policy
@@ -22,36 +24,36 @@ make -s -C "$TOP/tools/testing/selinux-avc-matrix" OUT="$G/bin" ||
 
 # Class and permission declarations from mdp, via the benchmark's policy
 # builder (it also keeps only the policy capabilities checkpolicy knows).
-"$TOP/scripts/policy.sh" project >/dev/null 2>"$G.policy.log" || {
+"$TOP/tools/testing/selinux-avc-bench/policy.sh" project >/dev/null 2>"$G.policy.log" || {
 	cat "$G.policy.log" >&2
-	die "scripts/policy.sh project failed"
+	die "tools/testing/selinux-avc-bench/policy.sh project failed"
 }
 decls=$BUILD/guest/policy-project/decls.conf
 caps=$BUILD/guest/policy-project/policycaps.conf
-[ -s "$decls" ] && [ -s "$caps" ] || die "no $decls or $caps from scripts/policy.sh"
+[ -s "$decls" ] && [ -s "$caps" ] || die "no $decls or $caps from the benchmark's policy.sh"
 classes=$(awk '/^class [a-z0-9_]+$/ && !seen[$2]++ {print $2}' "$decls")
 
 mkdir -p "$pol"
 cp "$decls" "$pol/decls.conf"
-grep -v '^[[:space:]]*#' "$MX/policies.conf" | while read -r name files; do
+grep -v '^[[:space:]]*#' "$MX/policy/policies.conf" | while read -r name files; do
 	[ -n "$name" ] || continue
 	conf=$pol/$name.conf
 	{
-		cat "$decls" "$TOP/scripts/policy/mls.conf"
+		cat "$decls" "$BP/mls.conf"
 		grep -v '^#' "$caps"
-		cat "$MX/base.te"
-		for f in $files; do cat "$MX/$f"; done
+		cat "$MX/policy/base.te"
+		for f in $files; do cat "$MX/policy/$f"; done
 		echo "# generated: the unconfined domain may do everything"
 		for c in $classes; do
 			echo "allow unconfined_domain { domain file_type }:$c *;"
 		done
-		cat "$MX/users.conf"
+		cat "$MX/policy/users.conf"
 		echo "# generated: initial SID contexts"
 		for sid in $(awk '/^sid [a-z0-9_]+$/ {print $2}' "$decls"); do
-			t=$(awk -v s="$sid" '$1 == s {print $2}' "$TOP/scripts/policy/initial_sids")
+			t=$(awk -v s="$sid" '$1 == s {print $2}' "$BP/initial_sids")
 			echo "sid $sid system_u:object_r:${t:-unlabeled_t}:s0"
 		done
-		cat "$TOP/scripts/policy/fs.conf"
+		cat "$BP/fs.conf"
 	} > "$conf"
 	sed -i 's/^\(sid \(kernel\|init\|any_socket\|port\|netif\|netmsg\|node\) system_u:\)object_r/\1system_r/' "$conf"
 	checkpolicy -M -U allow -o "$pol/$name.bin" "$conf" >"$pol/$name.log" 2>&1 || {
@@ -70,7 +72,7 @@ done
 cp "$G/bin"/{avcmatrix,avcstress,exit0} "$root/matrix/"
 cp "$MX/objects.conf" "$MX/phases.conf" "$root/matrix/"
 cp "$pol"/*.bin "$root/matrix/policy/"
-cp "$MX/init" "$root/init"
+cp "$MX/guest/init" "$root/init"
 chmod 755 "$root/init"
 mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null ||
 	die "mknod dev/console failed (needs root)"

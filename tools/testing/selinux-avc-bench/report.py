@@ -4,7 +4,7 @@
 results/bench.csv, results/bench.json and the gnuplot input for
 results/bench.png.
 
-Usage: bench_report.py RESULTS_DIR KERNEL:MODE:LOG...
+Usage: report.py RESULTS_DIR KERNEL:MODE:LOG...
   KERNEL is stock or patched, MODE is selinux or none.
 Exits 1 with a message when a log is incomplete or a check failed.
 """

@@ -3,10 +3,10 @@
 # Build the benchmark guest's initramfs:
 #   build/guest/initrd-<policy>.gz
 # busybox-static, the static benchmarks from tools/testing/selinux-avc-bench,
-# the SELinux policy (scripts/policy.sh), a copy of sys/types.h and the init
-# script from scripts/guest/.
+# the SELinux policy (policy.sh), a copy of sys/types.h and the init
+# script from guest/.
 # Usage: guest.sh [project|debian]   (default: $POLICY or project)
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../../scripts/lib.sh"
 
 kind=${1:-${POLICY:-project}}
 G=$BUILD/guest
@@ -24,7 +24,7 @@ done
 msg "building benchmarks"
 make -s -C "$TOP/tools/testing/selinux-avc-bench" OUT="$G/bin" ||
 	die "benchmark build failed"
-"$TOP/scripts/policy.sh" "$kind"
+"$TOP/tools/testing/selinux-avc-bench/policy.sh" "$kind"
 
 msg "assembling initramfs ($kind policy)"
 rm -rf "$root"
@@ -37,8 +37,8 @@ for b in lat_syscall lat_pipe lat_fs pathwalk serun; do
 	cp "$G/bin/$b" "$root/bench/$b"
 done
 ln -s ../bench/serun "$root/bin/serun"
-cp "$TOP/scripts/guest/run.sh" "$root/bench/run.sh"
-cp "$TOP/scripts/guest/init" "$root/init"
+cp "$TOP/tools/testing/selinux-avc-bench/guest/run.sh" "$root/bench/run.sh"
+cp "$TOP/tools/testing/selinux-avc-bench/guest/init" "$root/init"
 chmod 755 "$root/init"
 cp "$types_h" "$root/usr/include/sys/types.h"
 echo secret > "$root/secret"
