@@ -353,6 +353,102 @@ static void avc_test_revoke(struct kunit *test)
 	avc_test_pol.deny = false;
 }
 
+/* What avc_test_reset_seam() saw at each step of one avc_ss_reset(). */
+struct avc_test_reset {
+	unsigned int bucket;	/* AVC hash bucket of the race tests' key */
+	unsigned int steps;	/* BIT(step) for each step reached */
+	int flush_rc;		/* check before the flush reached the node */
+	bool flush_hit;		/* ... and a probe right after it */
+	bool callbacks_hit;	/* probe once the flush is complete */
+	int callbacks_rc;	/* ... and a check */
+	bool published_hit;	/* probe once the new seqno is published */
+	int published_rc;	/* ... a check */
+	int published_stock;	/* ... and what stock's AVC answers */
+};
+
+static struct avc_test_reset avc_test_rst;
+
+/* The seam in avc_ss_reset(): check the race tests' key at every step. */
+static void avc_test_reset_seam(enum avc_reset_step step, unsigned int bucket)
+{
+	struct avc_test_reset *r = &avc_test_rst;
+	const u32 s = AVC_TEST_SID;
+	const u32 perm = AVC_TEST_DENY_PERM;
+	struct av_decision avd;
+
+	switch (step) {
+	case AVC_RESET_FLUSH:
+		if (bucket != r->bucket)
+			return;
+		/* The flush has not reached the node: it still answers. */
+		r->flush_rc = avc_has_perm_noaudit(s, s, SECCLASS_FILE, perm,
+						   0, &avd);
+		r->flush_hit = avc_pcpu_probe(s, s, SECCLASS_FILE, perm, NULL);
+		break;
+	case AVC_RESET_CALLBACKS:
+		r->callbacks_hit = avc_pcpu_probe(s, s, SECCLASS_FILE, perm,
+						  NULL);
+		r->callbacks_rc = avc_has_perm_noaudit(s, s, SECCLASS_FILE,
+						       perm, 0, &avd);
+		break;
+	case AVC_RESET_PUBLISHED:
+		r->published_hit = avc_pcpu_probe(s, s, SECCLASS_FILE, perm,
+						  NULL);
+		r->published_rc = avc_has_perm_noaudit(s, s, SECCLASS_FILE,
+						       perm, 0, &avd);
+		r->published_stock = avc_test_expect(s, s, SECCLASS_FILE, perm,
+						     0, &avd);
+		break;
+	}
+	r->steps |= BIT(step);
+}
+
+/*
+ * A revoking reload, with checks run by the real avc_ss_reset() at each of
+ * its steps.  A check that the flush has not yet reached may be answered
+ * by the old node and fill a slot from it, as stock answers from the node.
+ * Once the flush is complete, and so before the reset callbacks run and
+ * before avc_latest_notif_update() publishes the new seqno, nothing filled
+ * before may answer: stock would deny from then on.  selinux_file_open()
+ * rechecks after reading the new seqno and never revalidates after that.
+ */
+static void avc_test_reset_window(struct kunit *test)
+{
+	struct avc_test_reset *r = &avc_test_rst;
+	const u32 s = AVC_TEST_SID;
+	struct av_decision avd;
+
+	*r = (struct avc_test_reset){
+		.bucket = avc_hash(s, s, SECCLASS_FILE),
+		.flush_rc = 1, .callbacks_rc = 1, .published_rc = 1,
+	};
+	/* The node that the flush will reach late, allowing the permission. */
+	KUNIT_ASSERT_EQ(test, avc_has_perm_noaudit(s, s, SECCLASS_FILE,
+						   AVC_TEST_DENY_PERM, 0,
+						   &avd), 0);
+	kunit_activate_static_stub(test, avc_reset_seam, avc_test_reset_seam);
+	/* Fill and probes on one CPU's slot; the callbacks may sleep. */
+	migrate_disable();
+	avc_test_pol.deny = true;
+	avc_test_load(avc_test_pol.salt, avc_test_pol.boolean);
+	migrate_enable();
+	kunit_deactivate_static_stub(test, avc_reset_seam);
+	avc_test_pol.deny = false;
+
+	KUNIT_ASSERT_EQ(test, r->steps, BIT(AVC_RESET_FLUSH) |
+			BIT(AVC_RESET_CALLBACKS) | BIT(AVC_RESET_PUBLISHED));
+	/* The scenario happened: an old node answered and filled a slot. */
+	KUNIT_EXPECT_EQ(test, r->flush_rc, 0);
+	KUNIT_EXPECT_TRUE(test, r->flush_hit);
+	/* The callbacks run on a flushed AVC, as in stock. */
+	KUNIT_EXPECT_FALSE(test, r->callbacks_hit);
+	KUNIT_EXPECT_EQ(test, r->callbacks_rc, -EACCES);
+	/* Nothing allows once the new seqno is visible. */
+	KUNIT_EXPECT_FALSE(test, r->published_hit);
+	KUNIT_EXPECT_EQ(test, r->published_stock, -EACCES);
+	KUNIT_EXPECT_EQ(test, r->published_rc, r->published_stock);
+}
+
 /* Find a permission the test policy denies on (s, t, FILE). */
 static u32 avc_test_denied_perm(u32 s, u32 t, struct av_decision *avd)
 {
@@ -835,6 +931,7 @@ static struct kunit_case avc_test_cases[] = {
 	KUNIT_CASE(avc_test_generation),
 	KUNIT_CASE(avc_test_stats),
 	KUNIT_CASE(avc_test_revoke),
+	KUNIT_CASE(avc_test_reset_window),
 	KUNIT_CASE(avc_test_permissive_setenforce),
 	KUNIT_CASE(avc_test_audit_counts),
 	KUNIT_CASE_SLOW(avc_test_irq_nesting),
