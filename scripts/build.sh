@@ -1,18 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build a guest kernel out of tree.
-# Usage: build.sh stock|patched [FLAVOR]
+# Usage: build.sh stock|stockfix|patched [FLAVOR]
+#   stockfix is stock plus the series' first patch, the fix for stock SELinux.
 #   FLAVOR is a config fragment name under configs/ minus ".config", applied
 #   on top of tinyconfig and configs/x86_64-guest.config (default: x86_64-guest).
 #   Extra fragments can be stacked with '+': x86_64-guest+os.
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: build.sh stock|patched [flavor]}
+variant=${1:?usage: build.sh stock|stockfix|patched [flavor]}
 flavor=${2:-x86_64-guest}
 case $variant in
 stock) src=$PRISTINE ;;
+stockfix) need_stockfix; src=$STOCKFIX ;;
 patched) need_tree; src=$PATCHED ;;
-*) die "build.sh: variant must be stock or patched, not '$variant'" ;;
+*) die "build.sh: variant must be stock, stockfix or patched, not '$variant'" ;;
 esac
 [ -d "$src" ] || die "no source tree $src: run 'make source'"
 

@@ -19,6 +19,9 @@ fi
 SRCDIR=$BUILD/src/$SRCID
 PRISTINE=$SRCDIR/pristine
 PATCHED=$SRCDIR/patched
+# Stock plus the series' first patch only, the standalone fix for stock
+# SELinux (make window): a detached worktree made by need_stockfix.
+STOCKFIX=$SRCDIR/stockfix
 OUTDIR=$BUILD/out/$SRCID
 BASE_TAG=avc-base
 BRANCH=avc-pcpu
@@ -80,6 +83,23 @@ need_tree() {
 		die "no patched tree in $PATCHED: run 'make tree' first"
 }
 
+# need_stockfix: make $STOCKFIX hold the base plus the first commit of the
+# patched tree (the stock fix at the head of the series), and nothing else.
+need_stockfix() {
+	need_tree
+	local first
+	first=$(kgit "$PATCHED" rev-list --reverse "$BASE_TAG..HEAD" | head -1)
+	[ -n "$first" ] || die "the patched tree has no commits above $BASE_TAG"
+	if [ ! -e "$STOCKFIX/.git" ]; then
+		kgit "$PRISTINE" worktree prune
+		kgit "$PRISTINE" worktree add -q --detach "$STOCKFIX" "$first"
+	fi
+	[ -z "$(kgit "$STOCKFIX" status --porcelain --untracked-files=no)" ] ||
+		die "$STOCKFIX has uncommitted changes"
+	[ "$(kgit "$STOCKFIX" rev-parse HEAD)" = "$first" ] ||
+		kgit "$STOCKFIX" checkout -q --detach "$first"
+}
+
 # guest_image KERNEL FLAVOR: the bzImage to boot for KERNEL (stock, patched,
 # or any name given as KERNEL_<name>=path in the environment).
 guest_image() {
@@ -120,6 +140,7 @@ need_initramfs_tools() {
 mutant_image() {
 	local variant=$1 spec=$2 name=$3 img=$4 tree=$PRISTINE rc=0
 	[ "$variant" = patched ] && tree=$PATCHED
+	[ "$variant" = stockfix ] && tree=$STOCKFIX
 	[ -f "$OUTDIR/$variant-x86_64-guest/arch/x86/boot/bzImage" ] ||
 		die "build the $variant kernel first (make kernel)"
 	[ -z "$(kgit "$tree" status --porcelain --untracked-files=no)" ] ||

@@ -14,10 +14,11 @@
 #   STRESS_SECONDS=S         guest time bound for the change loop (default 120)
 #   STRESS_HAMMERS=N         checking processes (default 2)
 #   STRESS_TIMEOUT=S         seconds before a guest is killed (default 600)
-#   STRESS_TOGGLE_HOLD=0|1   park the checking processes around setenforce 1
-#                            (default 1); 0 also races checks with it, where
-#                            stock SELinux has a window of its own (see
-#                            tools/testing/selinux-avc-matrix/avcstress.c)
+#   STRESS_TOGGLE_HOLD=0|1   1 parks the checking processes around setenforce 1
+#                            (default 0: they race it too).  Pristine stock
+#                            SELinux has a window there, which the series'
+#                            first patch fixes; 1 is for stressing a kernel
+#                            without that fix (see avcstress.c)
 # Outputs: build/stress/<kernel>.log, results/stress.txt; for another
 # flavor, build/stress/<kernel>-<flavor>.log and results/stress-<extra>.txt
 # (e.g. results/stress-debug-lock.txt for x86_64-guest+debug-lock).
@@ -29,7 +30,7 @@ STRESS_ITERS=${STRESS_ITERS:-600}
 STRESS_SECONDS=${STRESS_SECONDS:-120}
 STRESS_HAMMERS=${STRESS_HAMMERS:-2}
 STRESS_TIMEOUT=${STRESS_TIMEOUT:-600}
-STRESS_TOGGLE_HOLD=${STRESS_TOGGLE_HOLD:-1}
+STRESS_TOGGLE_HOLD=${STRESS_TOGGLE_HOLD:-0}
 QEMU=${QEMU:-qemu-system-x86_64}
 OUT=$BUILD/stress
 RESULTS=${RESULTS:-$TOP/results}

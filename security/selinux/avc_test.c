@@ -494,6 +494,45 @@ static void avc_test_permissive_setenforce(struct kunit *test)
 }
 
 /*
+ * A permissive grant that read enforcing == 0 before setenforce 1 and
+ * reaches avc_update_node() after its flush must not land on the node a
+ * later check inserted: the AVC would allow in enforcing mode until the
+ * next reset.  Played in the order the race takes; the late grant is the
+ * call avc_denied() makes.
+ */
+static void avc_test_late_grant(struct kunit *test)
+{
+	const u32 s = AVC_TEST_SID + 1, t = AVC_TEST_SID + 6;
+	struct av_decision avd;
+	u32 perm = 0;
+	int salt;
+
+	for (salt = 1; salt < 1000 && !perm; salt++) {
+		avc_test_load(salt, false);
+		perm = avc_test_denied_perm(s, t, &avd);
+		if (avd.flags & AVD_FLAGS_PERMISSIVE)
+			perm = 0;
+	}
+	KUNIT_ASSERT_NE(test, perm, 0);
+
+	avc_test_setenforce(false);
+	/* The racing check read permissive mode: its decision, its node. */
+	KUNIT_ASSERT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, perm, 0,
+						   &avd), 0);
+	avc_test_setenforce(true);
+	/* Another check inserts a fresh node under the same seqno. */
+	KUNIT_ASSERT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, perm, 0,
+						   &avd), -EACCES);
+	/* The late grant of the first check. */
+	avc_update_node(AVC_CALLBACK_GRANT, perm, 0, 0, s, t, SECCLASS_FILE,
+			avd.seqno, NULL, 0);
+	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, perm, 0,
+						   &avd), -EACCES);
+	KUNIT_EXPECT_EQ(test, avc_has_perm(s, t, SECCLASS_FILE, perm, NULL),
+			-EACCES);
+}
+
+/*
  * Denials, auditallow and dontaudit are audited as often as stock audits
  * them, permissive-domain grants included: once, then granted silently.
  */
@@ -933,6 +972,7 @@ static struct kunit_case avc_test_cases[] = {
 	KUNIT_CASE(avc_test_revoke),
 	KUNIT_CASE(avc_test_reset_window),
 	KUNIT_CASE(avc_test_permissive_setenforce),
+	KUNIT_CASE(avc_test_late_grant),
 	KUNIT_CASE(avc_test_audit_counts),
 	KUNIT_CASE_SLOW(avc_test_irq_nesting),
 	KUNIT_CASE_SLOW(avc_test_multicpu),
