@@ -37,7 +37,7 @@ struct avc_test_policy {
 	u32 seqno;
 	u32 salt;
 	bool boolean;
-	/* Force-deny avc_test_deny_perm on the first key, for race tests. */
+	/* Force-deny AVC_TEST_DENY_PERM on the race keys (file, dir). */
 	bool deny;
 };
 
@@ -83,8 +83,8 @@ static void avc_test_decide(const struct avc_test_policy *p, u32 ssid,
 	avd->flags = (avc_test_mix(h, 7) & 7) ? 0 : AVD_FLAGS_PERMISSIVE;
 	avd->seqno = p->seqno;
 	if (ssid == AVC_TEST_SID && tsid == AVC_TEST_SID &&
-	    tclass == SECCLASS_FILE) {
-		/* The key of the race tests: never audited, never permissive. */
+	    (tclass == SECCLASS_FILE || tclass == SECCLASS_DIR)) {
+		/* The keys of the race tests: never audited, never permissive. */
 		avd->allowed |= AVC_TEST_DENY_PERM;
 		avd->auditallow = 0;
 		avd->flags = 0;
@@ -355,48 +355,61 @@ static void avc_test_revoke(struct kunit *test)
 
 /* What avc_test_reset_seam() saw at each step of one avc_ss_reset(). */
 struct avc_test_reset {
-	unsigned int bucket;	/* AVC hash bucket of the race tests' key */
+	u16 hi, lo;		/* race key classes, by AVC bucket: higher, lower */
 	unsigned int steps;	/* BIT(step) for each step reached */
-	int flush_rc;		/* check before the flush reached the node */
-	bool flush_hit;		/* ... and a probe right after it */
-	bool callbacks_hit;	/* probe once the flush is complete */
+	bool lo_hit;		/* flush between the buckets: probe of lo */
+	int lo_rc;		/* ... check of lo, whose node is gone */
+	int flush_rc;		/* ... check of hi, whose node is not */
+	bool flush_hit;		/* ... and a probe of hi right after it */
+	bool callbacks_hit;	/* probe of hi once the flush is complete */
 	int callbacks_rc;	/* ... and a check */
-	bool published_hit;	/* probe once the new seqno is published */
+	bool published_hit;	/* probe of hi once the new seqno is published */
 	int published_rc;	/* ... a check */
 	int published_stock;	/* ... and what stock's AVC answers */
 };
 
 static struct avc_test_reset avc_test_rst;
 
-/* The seam in avc_ss_reset(): check the race tests' key at every step. */
+static int avc_test_race_check(u16 tclass)
+{
+	struct av_decision avd;
+
+	return avc_has_perm_noaudit(AVC_TEST_SID, AVC_TEST_SID, tclass,
+				    AVC_TEST_DENY_PERM, 0, &avd);
+}
+
+static bool avc_test_race_probe(u16 tclass)
+{
+	return avc_pcpu_probe(AVC_TEST_SID, AVC_TEST_SID, tclass,
+			      AVC_TEST_DENY_PERM, NULL);
+}
+
+/* The seam in avc_ss_reset(): check the race keys at every step. */
 static void avc_test_reset_seam(enum avc_reset_step step, unsigned int bucket)
 {
 	struct avc_test_reset *r = &avc_test_rst;
-	const u32 s = AVC_TEST_SID;
-	const u32 perm = AVC_TEST_DENY_PERM;
 	struct av_decision avd;
 
 	switch (step) {
 	case AVC_RESET_FLUSH:
-		if (bucket != r->bucket)
+		if (bucket != avc_hash(AVC_TEST_SID, AVC_TEST_SID, r->hi))
 			return;
-		/* The flush has not reached the node: it still answers. */
-		r->flush_rc = avc_has_perm_noaudit(s, s, SECCLASS_FILE, perm,
-						   0, &avd);
-		r->flush_hit = avc_pcpu_probe(s, s, SECCLASS_FILE, perm, NULL);
+		/* lo's bucket is flushed: stock recomputes, and denies. */
+		r->lo_hit = avc_test_race_probe(r->lo);
+		r->lo_rc = avc_test_race_check(r->lo);
+		/* hi's is not: its old node still answers. */
+		r->flush_rc = avc_test_race_check(r->hi);
+		r->flush_hit = avc_test_race_probe(r->hi);
 		break;
 	case AVC_RESET_CALLBACKS:
-		r->callbacks_hit = avc_pcpu_probe(s, s, SECCLASS_FILE, perm,
-						  NULL);
-		r->callbacks_rc = avc_has_perm_noaudit(s, s, SECCLASS_FILE,
-						       perm, 0, &avd);
+		r->callbacks_hit = avc_test_race_probe(r->hi);
+		r->callbacks_rc = avc_test_race_check(r->hi);
 		break;
 	case AVC_RESET_PUBLISHED:
-		r->published_hit = avc_pcpu_probe(s, s, SECCLASS_FILE, perm,
-						  NULL);
-		r->published_rc = avc_has_perm_noaudit(s, s, SECCLASS_FILE,
-						       perm, 0, &avd);
-		r->published_stock = avc_test_expect(s, s, SECCLASS_FILE, perm,
+		r->published_hit = avc_test_race_probe(r->hi);
+		r->published_rc = avc_test_race_check(r->hi);
+		r->published_stock = avc_test_expect(AVC_TEST_SID, AVC_TEST_SID,
+						     r->hi, AVC_TEST_DENY_PERM,
 						     0, &avd);
 		break;
 	}
@@ -405,38 +418,46 @@ static void avc_test_reset_seam(enum avc_reset_step step, unsigned int bucket)
 
 /*
  * A revoking reload, with checks run by the real avc_ss_reset() at each of
- * its steps.  A check that the flush has not yet reached may be answered
- * by the old node and fill a slot from it, as stock answers from the node.
- * Once the flush is complete, and so before the reset callbacks run and
- * before avc_latest_notif_update() publishes the new seqno, nothing filled
- * before may answer: stock would deny from then on.  selinux_file_open()
+ * its steps, on two keys whose AVC buckets the flush reaches one after the
+ * other.  Between the two, the key already flushed must miss and be
+ * denied, as stock recomputes it; the other may be answered by its old
+ * node and fill a slot from it, as stock answers from the node.  Once the
+ * flush is complete, and so before the reset callbacks run and before
+ * avc_latest_notif_update() publishes the new seqno, nothing filled before
+ * may answer: stock would deny from then on.  selinux_file_open()
  * rechecks after reading the new seqno and never revalidates after that.
  */
 static void avc_test_reset_window(struct kunit *test)
 {
 	struct avc_test_reset *r = &avc_test_rst;
-	const u32 s = AVC_TEST_SID;
-	struct av_decision avd;
+	u32 bf = avc_hash(AVC_TEST_SID, AVC_TEST_SID, SECCLASS_FILE);
+	u32 bd = avc_hash(AVC_TEST_SID, AVC_TEST_SID, SECCLASS_DIR);
 
+	KUNIT_ASSERT_NE(test, bf, bd);
 	*r = (struct avc_test_reset){
-		.bucket = avc_hash(s, s, SECCLASS_FILE),
-		.flush_rc = 1, .callbacks_rc = 1, .published_rc = 1,
+		.hi = bf > bd ? SECCLASS_FILE : SECCLASS_DIR,
+		.lo = bf > bd ? SECCLASS_DIR : SECCLASS_FILE,
+		.lo_rc = 1, .flush_rc = 1, .callbacks_rc = 1,
+		.published_rc = 1,
 	};
-	/* The node that the flush will reach late, allowing the permission. */
-	KUNIT_ASSERT_EQ(test, avc_has_perm_noaudit(s, s, SECCLASS_FILE,
-						   AVC_TEST_DENY_PERM, 0,
-						   &avd), 0);
-	kunit_activate_static_stub(test, avc_reset_seam, avc_test_reset_seam);
-	/* Fill and probes on one CPU's slot; the callbacks may sleep. */
+	/* Fill and probes on one CPU's slots; the callbacks may sleep. */
 	migrate_disable();
+	/* Nodes and slots that allow the permission, before the reload. */
+	KUNIT_EXPECT_EQ(test, avc_test_race_check(r->lo), 0);
+	KUNIT_EXPECT_EQ(test, avc_test_race_check(r->hi), 0);
+	KUNIT_EXPECT_TRUE(test, avc_test_race_probe(r->lo));
+	kunit_activate_static_stub(test, avc_reset_seam, avc_test_reset_seam);
 	avc_test_pol.deny = true;
 	avc_test_load(avc_test_pol.salt, avc_test_pol.boolean);
-	migrate_enable();
 	kunit_deactivate_static_stub(test, avc_reset_seam);
+	migrate_enable();
 	avc_test_pol.deny = false;
 
 	KUNIT_ASSERT_EQ(test, r->steps, BIT(AVC_RESET_FLUSH) |
 			BIT(AVC_RESET_CALLBACKS) | BIT(AVC_RESET_PUBLISHED));
+	/* A flushed key is not served from before the reset. */
+	KUNIT_EXPECT_FALSE(test, r->lo_hit);
+	KUNIT_EXPECT_EQ(test, r->lo_rc, -EACCES);
 	/* The scenario happened: an old node answered and filled a slot. */
 	KUNIT_EXPECT_EQ(test, r->flush_rc, 0);
 	KUNIT_EXPECT_TRUE(test, r->flush_hit);
@@ -447,6 +468,44 @@ static void avc_test_reset_window(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, r->published_hit);
 	KUNIT_EXPECT_EQ(test, r->published_stock, -EACCES);
 	KUNIT_EXPECT_EQ(test, r->published_rc, r->published_stock);
+}
+
+/*
+ * A node that avc_update_node() changed never reaches the per-CPU cache,
+ * not even after a second update that leaves its decision as it was (two
+ * CPUs granting the same permission at once, or an extended-permission
+ * update): the copy must keep the mark of the first grant.
+ */
+static void avc_test_updated_stays_out(struct kunit *test)
+{
+	const u32 s = AVC_TEST_SID + 2, t = AVC_TEST_SID + 7;
+	struct av_decision avd;
+	u32 perm = 0;
+	int salt;
+
+	for (salt = 1; salt < 1000 && !perm; salt++) {
+		avc_test_load(salt, false);
+		perm = avc_test_denied_perm(s, t, &avd);
+		if (avd.auditallow & perm)
+			perm = 0;
+	}
+	KUNIT_ASSERT_NE(test, perm, 0);
+
+	avc_test_setenforce(false);
+	migrate_disable();
+	/* Denied, granted for permissive mode: the node is changed. */
+	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, perm, 0,
+						   &avd), 0);
+	/* A second grant of the same permission, as from another CPU. */
+	avc_update_node(AVC_CALLBACK_GRANT, perm, 0, 0, s, t, SECCLASS_FILE,
+			avd.seqno, NULL, 0);
+	/* The changed node answers from the AVC, and is not cached. */
+	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, perm, 0,
+						   &avd), 0);
+	KUNIT_EXPECT_TRUE(test, avd.allowed & perm);
+	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, perm,
+						NULL));
+	migrate_enable();
 }
 
 /* Find a permission the test policy denies on (s, t, FILE). */
@@ -971,6 +1030,7 @@ static struct kunit_case avc_test_cases[] = {
 	KUNIT_CASE(avc_test_stats),
 	KUNIT_CASE(avc_test_revoke),
 	KUNIT_CASE(avc_test_reset_window),
+	KUNIT_CASE(avc_test_updated_stays_out),
 	KUNIT_CASE(avc_test_permissive_setenforce),
 	KUNIT_CASE(avc_test_late_grant),
 	KUNIT_CASE(avc_test_audit_counts),
