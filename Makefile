@@ -38,9 +38,10 @@ help:
 	@echo '  make microbench   in-kernel avc_has_perm microbenchmark (UML ns, x86_64 instructions)'
 	@echo '  make matrix       decision/audit matrix, stock vs patched vs policy (part of check)'
 	@echo '  make stress       multi-CPU reload/check race stress in qemu -smp 2'
-	@echo '  make window       widen stock'"'"'s setenforce window; stress must fail on stock and patched alike'
+	@echo '  make window       widen stock'"'"'s setenforce window: stress fails on stock, passes with the fix'
 	@echo '  make debug        KUnit and stress on KASAN+lockdep+atomic-sleep+preempt and on KCSAN kernels'
-	@echo '  make mutants      break the cache on purpose; the KUnit suite must catch each'
+	@echo '  make mutants [MUTANT=name]  break the series on purpose; each tool named'
+	@echo '                    for a mutant in scripts/mutants.txt must catch it'
 	@echo '  make mutant-kernel [MUTANT=name]  a broken guest kernel; the matrix must catch it'
 	@echo '  make bisect       every commit of the series builds (x86_64 guest and UML KUnit)'
 	@echo '  make export       developer: turn the patched tree'"'"'s commits back into patches/'
@@ -121,7 +122,7 @@ debug: tree
 	@$(S)/debug.sh
 
 mutants: tree
-	@$(S)/mutants.sh um
+	@$(S)/mutants.sh $(MUTANT)
 
 mutant-kernel: kernel
 	@$(S)/mutant-kernel.sh $(MUTANT)

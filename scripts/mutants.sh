@@ -1,33 +1,79 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Prove that the KUnit suite can fail: break the per-CPU cache on purpose,
-# one mutation at a time (scripts/mutants.txt), and require a KUnit failure
-# for each.  The mutation is made in the patched tree and always undone.
-# Usage: mutants.sh [um|x86_64] [NAME...]
+# make mutants: prove that the tests can fail.  Break the series on purpose,
+# one mutant at a time (scripts/mutants.txt), and run every tool that the
+# mutant's "catch" line names; each of them must fail on it.
+#   kunit-um, kunit-x86_64  the mutation is made in the patched tree, the
+#                           KUnit suite runs (kunit.sh), the tree is restored
+#   matrix, stress          a mutant guest kernel (mutant-kernel.sh)
+# Usage: mutants.sh [NAME...]        (default: every mutant in the table)
+# Environment: MUTANT_TOOLS="tool..." runs only those tools.
+# Output: one "ok"/"not ok" line per (mutant, tool), results/mutants.txt.
 . "$(dirname "$0")/lib.sh"
 
 need_tree
-arch=${1:-um}; shift || true
-only=" $* "
+spec=$TOP/scripts/mutants.txt
+RESULTS=${RESULTS:-$TOP/results}
+mkdir -p "$BUILD/logs" "$RESULTS"
 [ -z "$(kgit "$PATCHED" status --porcelain --untracked-files=no)" ] ||
 	die "$PATCHED has uncommitted changes"
 restore() { kgit "$PATCHED" checkout -q -- security/selinux; }
 trap restore EXIT
-caught=0 missed=0
-names=$(grep -vE '^\s*(#|$)' "$TOP/scripts/mutants.txt" | awk '{print $1}' | uniq)
+
+# "name tool..." for every catch line, in table order.
+table=$(awk -F' @@ ' '!/^#/ && $2 == "catch" { print $1, $3 }' "$spec")
+[ -n "$table" ] || die "no catch lines in ${spec#"$TOP"/}"
+names=${*:-$(echo "$table" | awk '{print $1}')}
 for name in $names; do
-	[ "$only" = "  " ] || [[ "$only" == *" $name "* ]] || continue
-	python3 "$TOP/scripts/mutate.py" "$TOP/scripts/mutants.txt" "$PATCHED" "$name" ||
-		die "mutant $name does not fit the tree any more; update scripts/mutants.txt"
-	if "$TOP/scripts/kunit.sh" "$arch" >"$BUILD/logs/mutant-$name.log" 2>&1; then
-		echo "not ok - mutant $name survived (the suite passed)"
-		missed=$((missed + 1))
-	else
-		fails=$(grep -oE '\[FAILED\] avc_test_[a-z_0-9]+' "$BUILD/logs/kunit-$SRCID-patched-$arch.log" | sed 's/.*\] //' | tr '\n' ' ')
-		echo "ok - mutant $name caught by: ${fails:-build or crash}"
-		caught=$((caught + 1))
+	echo "$table" | awk -v n="$name" '$1 == n { f = 1 } END { exit !f }' ||
+		die "mutant $name has no catch line in ${spec#"$TOP"/}"
+done
+
+caught=0 missed=0
+out=$RESULTS/mutants.txt
+: > "$out"
+report() { echo "$1" | tee -a "$out"; }
+
+kunit_tool() {
+	local name=$1 arch=$2 log=$BUILD/logs/mutant-$1-kunit-$2.log fails
+	python3 "$TOP/scripts/mutate.py" "$spec" "$PATCHED" "$name" ||
+		die "mutant $name does not fit the tree any more; update ${spec#"$TOP"/}"
+	if "$TOP/scripts/kunit.sh" "$arch" >"$log" 2>&1; then
+		restore
+		return 1
 	fi
 	restore
+	fails=$(grep -oE '\[FAILED\] avc_test_[a-z_0-9]+' "$BUILD/logs/kunit-$SRCID-patched-$arch.log" |
+		sed 's/.*\] //' | sort -u | tr '\n' ' ')
+	echo "${fails:-build or crash}"
+}
+
+for name in $names; do
+	tools=$(echo "$table" | awk -v n="$name" '$1 == n { $1 = ""; print }')
+	for tool in $tools; do
+		if [ -n "${MUTANT_TOOLS:-}" ] && [[ " $MUTANT_TOOLS " != *" $tool "* ]]; then
+			continue
+		fi
+		msg "mutant $name against $tool"
+		by=
+		case $tool in
+		kunit-um) by=$(kunit_tool "$name" um) || by= ;;
+		kunit-x86_64) by=$(kunit_tool "$name" x86_64) || by= ;;
+		matrix|stress)
+			log=$BUILD/logs/mutant-$name-$tool.log
+			if MUTANT_KERNEL_TOOLS=$tool "$TOP/scripts/mutant-kernel.sh" "$name" >"$log" 2>&1; then
+				by=$(grep -a '^ok - ' "$log" | sed 's/^ok - //' | tr '\n' ' ')
+			fi ;;
+		*) die "mutant $name: unknown tool '$tool'" ;;
+		esac
+		if [ -n "$by" ]; then
+			report "ok - mutant $name caught by $tool: $by"
+			caught=$((caught + 1))
+		else
+			report "not ok - mutant $name survived $tool"
+			missed=$((missed + 1))
+		fi
+	done
 done
 echo "$caught passed, $missed failed"
 [ $missed -eq 0 ]

@@ -5,6 +5,8 @@
 Usage: mutate.py MUTANTS_TXT TREE NAME
 Each line is "name @@ file @@ exact text @@ replacement" (\\n and \\t are
 expanded); every line of NAME is applied, and each text must occur once.
+Lines "name @@ catch @@ TOOL..." name the tools that must catch a mutant
+(scripts/mutants.sh); they are skipped here.
 """
 import sys
 
@@ -15,7 +17,10 @@ def main():
     for line in open(spec):
         if line.startswith('#') or not line.strip():
             continue
-        n, path, old, new = [f.strip() for f in line.rstrip('\n').split(' @@ ')]
+        fields = [f.strip() for f in line.rstrip('\n').split(' @@ ')]
+        if len(fields) == 3 and fields[1] == 'catch':
+            continue
+        n, path, old, new = fields
         if n != name:
             continue
         old = old.replace('\\n', '\n').replace('\\t', '\t')

@@ -58,6 +58,7 @@ struct avc_test_state {
 	bool enforcing;
 	unsigned int threshold;
 	u32 latest_notif;
+	u32 pcpu_seqno;
 };
 
 static struct avc_test_state avc_test_st;
@@ -121,13 +122,24 @@ static int avc_test_slow_audit(u32 ssid, u32 tsid, u16 tclass, u32 requested,
 	return 0;
 }
 
+/*
+ * Install a new test policy as selinux_policy_commit() and
+ * security_set_bools() do: tell the per-CPU cache, install, then reset.
+ */
+static void avc_test_change(u32 salt, bool boolean, bool deny)
+{
+	avc_pcpu_policy_change(avc_test_pol.seqno + 1);
+	WRITE_ONCE(avc_test_pol.salt, salt);
+	WRITE_ONCE(avc_test_pol.boolean, boolean);
+	WRITE_ONCE(avc_test_pol.deny, deny);
+	WRITE_ONCE(avc_test_pol.seqno, avc_test_pol.seqno + 1);
+	avc_ss_reset(avc_test_pol.seqno);
+}
+
 /* Load a new test policy, as selinux_policy_commit() would. */
 static void avc_test_load(u32 salt, bool boolean)
 {
-	WRITE_ONCE(avc_test_pol.salt, salt);
-	WRITE_ONCE(avc_test_pol.boolean, boolean);
-	WRITE_ONCE(avc_test_pol.seqno, avc_test_pol.seqno + 1);
-	avc_ss_reset(avc_test_pol.seqno);
+	avc_test_change(salt, boolean, avc_test_pol.deny);
 }
 
 /* Switch enforcing as sel_write_enforce() does. */
@@ -146,6 +158,7 @@ static int avc_test_init(struct kunit *test)
 	avc_test_st.enforcing = enforcing_enabled();
 	avc_test_st.threshold = avc_get_cache_threshold();
 	avc_test_st.latest_notif = avc_policy_seqno();
+	avc_test_st.pcpu_seqno = READ_ONCE(avc_pcpu_seqno);
 	avc_test_pol = (struct avc_test_policy){
 		.seqno = avc_test_st.latest_notif + 1000, .salt = 1,
 	};
@@ -153,6 +166,7 @@ static int avc_test_init(struct kunit *test)
 				   avc_test_compute_av);
 	kunit_activate_static_stub(test, slow_avc_audit, avc_test_slow_audit);
 	enforcing_set(true);
+	avc_pcpu_policy_change(avc_test_pol.seqno);
 	avc_ss_reset(avc_test_pol.seqno);
 	return 0;
 }
@@ -161,6 +175,7 @@ static void avc_test_exit(struct kunit *test)
 {
 	avc_set_cache_threshold(avc_test_st.threshold);
 	enforcing_set(avc_test_st.enforcing);
+	avc_pcpu_policy_change(avc_test_st.pcpu_seqno);
 	avc_ss_reset(0);
 	WRITE_ONCE(selinux_avc.avc_cache.latest_notif, avc_test_st.latest_notif);
 }
@@ -353,6 +368,13 @@ static void avc_test_revoke(struct kunit *test)
 	avc_test_pol.deny = false;
 }
 
+/* Find a permission the test policy denies on (s, t, FILE). */
+static u32 avc_test_denied_perm(u32 s, u32 t, struct av_decision *avd)
+{
+	avc_test_decide(&avc_test_pol, s, t, SECCLASS_FILE, avd);
+	return ~avd->allowed & 0x3f ? BIT(__ffs(~avd->allowed & 0x3f)) : 0;
+}
+
 /* What avc_test_reset_seam() saw at each step of one avc_ss_reset(). */
 struct avc_test_reset {
 	u16 hi, lo;		/* race key classes, by AVC bucket: higher, lower */
@@ -417,12 +439,15 @@ static void avc_test_reset_seam(enum avc_reset_step step, unsigned int bucket)
 }
 
 /*
- * A revoking reload, with checks run by the real avc_ss_reset() at each of
- * its steps, on two keys whose AVC buckets the flush reaches one after the
- * other.  Between the two, the key already flushed must miss and be
- * denied, as stock recomputes it; the other may be answered by its old
- * node and fill a slot from it, as stock answers from the node.  Once the
- * flush is complete, and so before the reset callbacks run and before
+ * A revoking policy change, with checks run by the real avc_ss_reset() at
+ * each of its steps, on two keys whose AVC buckets the flush reaches one
+ * after the other.  Here the change is made the way a caller that only
+ * knows avc_ss_reset() makes it: policy changed, then the reset, without
+ * avc_pcpu_policy_change(); the reset on its own must keep the cache
+ * coherent.  Between the two buckets, the key already flushed must miss
+ * and be denied, as stock recomputes it; the other may be answered by its
+ * old node and fill a slot from it, as stock answers from the node.  Once
+ * the flush is complete, and so before the reset callbacks run and before
  * avc_latest_notif_update() publishes the new seqno, nothing filled before
  * may answer: stock would deny from then on.  selinux_file_open()
  * rechecks after reading the new seqno and never revalidates after that.
@@ -447,8 +472,9 @@ static void avc_test_reset_window(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, avc_test_race_check(r->hi), 0);
 	KUNIT_EXPECT_TRUE(test, avc_test_race_probe(r->lo));
 	kunit_activate_static_stub(test, avc_reset_seam, avc_test_reset_seam);
-	avc_test_pol.deny = true;
-	avc_test_load(avc_test_pol.salt, avc_test_pol.boolean);
+	WRITE_ONCE(avc_test_pol.deny, true);
+	WRITE_ONCE(avc_test_pol.seqno, avc_test_pol.seqno + 1);
+	avc_ss_reset(avc_test_pol.seqno);
 	kunit_deactivate_static_stub(test, avc_reset_seam);
 	migrate_enable();
 	avc_test_pol.deny = false;
@@ -468,6 +494,94 @@ static void avc_test_reset_window(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, r->published_hit);
 	KUNIT_EXPECT_EQ(test, r->published_stock, -EACCES);
 	KUNIT_EXPECT_EQ(test, r->published_rc, r->published_stock);
+}
+
+/* Take the AVC node of one key out, as reclaim would. */
+static void avc_test_drop_node(u32 ssid, u32 tsid, u16 tclass)
+{
+	u32 h = avc_hash(ssid, tsid, tclass);
+	spinlock_t *lock = &selinux_avc.avc_cache.slots_lock[h];
+	struct avc_node *node;
+	unsigned long flags;
+
+	spin_lock_irqsave(lock, flags);
+	hlist_for_each_entry(node, &selinux_avc.avc_cache.slots[h], list) {
+		if (node->ae.ssid == ssid && node->ae.tsid == tsid &&
+		    node->ae.tclass == tclass) {
+			avc_node_delete(node);
+			break;
+		}
+	}
+	spin_unlock_irqrestore(lock, flags);
+}
+
+/*
+ * A revoking reload made as selinux_policy_commit() makes it: the cache is
+ * told, the new policy installed, and only then is the AVC reset.  Between
+ * the installation and the reset, stock answers a key from its old node
+ * while the node lasts, and from the new policy once the node is reclaimed;
+ * the cache must answer neither from before the change (its slot is dead),
+ * nor cache the old node's decision.  During the reset's flush a key whose
+ * node the flush has not reached is answered by the old node, as in stock,
+ * and still not cached; once the flush is done everything is denied.
+ */
+static void avc_test_policy_switch(struct kunit *test)
+{
+	struct avc_test_reset *r = &avc_test_rst;
+	u32 bf = avc_hash(AVC_TEST_SID, AVC_TEST_SID, SECCLASS_FILE);
+	u32 bd = avc_hash(AVC_TEST_SID, AVC_TEST_SID, SECCLASS_DIR);
+	struct av_decision avd;
+	bool hit_installed, hit_node, hit_after;
+	int rc_node, rc_dropped, stock_dropped;
+
+	*r = (struct avc_test_reset){
+		.hi = bf > bd ? SECCLASS_FILE : SECCLASS_DIR,
+		.lo = bf > bd ? SECCLASS_DIR : SECCLASS_FILE,
+		.lo_rc = 1, .flush_rc = 1, .callbacks_rc = 1,
+		.published_rc = 1,
+	};
+	migrate_disable();
+	KUNIT_EXPECT_EQ(test, avc_test_race_check(SECCLASS_FILE), 0);
+	KUNIT_EXPECT_EQ(test, avc_test_race_check(SECCLASS_DIR), 0);
+	KUNIT_EXPECT_TRUE(test, avc_test_race_probe(r->lo));
+	/* selinux_policy_commit(), up to the reset. */
+	avc_pcpu_policy_change(avc_test_pol.seqno + 1);
+	WRITE_ONCE(avc_test_pol.deny, true);
+	WRITE_ONCE(avc_test_pol.seqno, avc_test_pol.seqno + 1);
+	hit_installed = avc_test_race_probe(r->lo);
+	/* The old node still answers, as in stock, but is not cached. */
+	rc_node = avc_test_race_check(r->lo);
+	hit_node = avc_test_race_probe(r->lo);
+	/* Reclaimed: stock recomputes under the new policy, and so must we. */
+	avc_test_drop_node(AVC_TEST_SID, AVC_TEST_SID, r->lo);
+	stock_dropped = avc_test_expect(AVC_TEST_SID, AVC_TEST_SID, r->lo,
+					AVC_TEST_DENY_PERM, 0, &avd);
+	rc_dropped = avc_test_race_check(r->lo);
+	/* The reset, with the checks of avc_test_reset_seam() at its steps. */
+	kunit_activate_static_stub(test, avc_reset_seam, avc_test_reset_seam);
+	avc_ss_reset(avc_test_pol.seqno);
+	kunit_deactivate_static_stub(test, avc_reset_seam);
+	hit_after = avc_test_race_probe(r->hi);
+	migrate_enable();
+	avc_test_pol.deny = false;
+
+	KUNIT_EXPECT_FALSE(test, hit_installed);
+	KUNIT_EXPECT_EQ(test, rc_node, 0);
+	KUNIT_EXPECT_FALSE(test, hit_node);
+	KUNIT_EXPECT_EQ(test, stock_dropped, -EACCES);
+	KUNIT_EXPECT_EQ(test, rc_dropped, -EACCES);
+	KUNIT_ASSERT_EQ(test, r->steps, BIT(AVC_RESET_FLUSH) |
+			BIT(AVC_RESET_CALLBACKS) | BIT(AVC_RESET_PUBLISHED));
+	KUNIT_EXPECT_FALSE(test, r->lo_hit);
+	KUNIT_EXPECT_EQ(test, r->lo_rc, -EACCES);
+	/* hi's old node answers until the flush reaches it, uncached. */
+	KUNIT_EXPECT_EQ(test, r->flush_rc, 0);
+	KUNIT_EXPECT_FALSE(test, r->flush_hit);
+	KUNIT_EXPECT_FALSE(test, r->callbacks_hit);
+	KUNIT_EXPECT_EQ(test, r->callbacks_rc, -EACCES);
+	KUNIT_EXPECT_FALSE(test, r->published_hit);
+	KUNIT_EXPECT_EQ(test, r->published_rc, -EACCES);
+	KUNIT_EXPECT_FALSE(test, hit_after);
 }
 
 /*
@@ -506,13 +620,6 @@ static void avc_test_updated_stays_out(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, perm,
 						NULL));
 	migrate_enable();
-}
-
-/* Find a permission the test policy denies on (s, t, FILE). */
-static u32 avc_test_denied_perm(u32 s, u32 t, struct av_decision *avd)
-{
-	avc_test_decide(&avc_test_pol, s, t, SECCLASS_FILE, avd);
-	return ~avd->allowed & 0x3f ? BIT(__ffs(~avd->allowed & 0x3f)) : 0;
 }
 
 /* Permissive-mode grants must not survive setenforce 1. */
@@ -898,9 +1005,8 @@ static int avc_test_resetter(void *arg)
 			avc_test_wait_checks(r);
 			avc_test_setenforce(true);
 		} else {
-			WRITE_ONCE(avc_test_pol.deny, !avc_test_pol.deny);
-			WRITE_ONCE(avc_test_pol.seqno, avc_test_pol.seqno + 1);
-			avc_ss_reset(avc_test_pol.seqno);
+			avc_test_change(avc_test_pol.salt, avc_test_pol.boolean,
+					!avc_test_pol.deny);
 		}
 		/* Order the completed change before the epoch. */
 		smp_mb();
@@ -1030,6 +1136,7 @@ static struct kunit_case avc_test_cases[] = {
 	KUNIT_CASE(avc_test_stats),
 	KUNIT_CASE(avc_test_revoke),
 	KUNIT_CASE(avc_test_reset_window),
+	KUNIT_CASE(avc_test_policy_switch),
 	KUNIT_CASE(avc_test_updated_stays_out),
 	KUNIT_CASE(avc_test_permissive_setenforce),
 	KUNIT_CASE(avc_test_late_grant),
