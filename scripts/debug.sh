@@ -68,7 +68,7 @@ for c in $cfgs; do
 	"$TOP/scripts/build.sh" patched "$flavor"
 	start=$SECONDS
 	if RESULTS=$RESULTS "$TOP/scripts/stress.sh" "$flavor"; then
-		report "ok - stress on debug kernel $c: $(grep -a 'avcstress: \(iterations\|hammers\|failures\)' "$RESULTS/stress-debug-$c.txt" | sed 's/^[^:]*: avcstress: //' | tr '\n' ' ') ($((SECONDS - start))s)"
+		report "ok - stress on debug kernel $c: $(grep -a 'avcstress: \(iterations\|hammers\|held_\|failures\)' "$RESULTS/stress-debug-$c.txt" | sed 's/^[^:]*: avcstress: //' | tr '\n' ' ') ($((SECONDS - start))s)"
 	else
 		report "not ok - stress on debug kernel $c (results/stress-debug-$c.txt)"
 		fail=1

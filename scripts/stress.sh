@@ -12,7 +12,10 @@
 #   KERNEL_<name>=bzImage    use this image for kernel <name>
 #   STRESS_ITERS=N           policy changes (default 600)
 #   STRESS_SECONDS=S         guest time bound for the change loop (default 120)
-#   STRESS_HAMMERS=N         checking processes (default 2)
+#   STRESS_HAMMERS=N         checking processes (default 2), and as many
+#                            that hold descriptors open across the changes
+#                            (a file, a pipe, a socket pair) and read and
+#                            write them after each change returned
 #   STRESS_TIMEOUT=S         seconds before a guest is killed (default 600)
 #   STRESS_TOGGLE_HOLD=0|1   1 parks the checking processes around setenforce 1
 #                            (default 0: they race it too).  Pristine stock
@@ -55,7 +58,7 @@ mkdir -p "$OUT" "$RESULTS"
 rc=0
 for k in $KERNELS; do
 	log=$OUT/$k${extra:+-$flavor}.log
-	msg "stress on $k: -smp 2, $STRESS_HAMMERS hammers, up to $STRESS_ITERS changes / ${STRESS_SECONDS}s"
+	msg "stress on $k: -smp 2, $STRESS_HAMMERS check + $STRESS_HAMMERS held-descriptor hammers, up to $STRESS_ITERS changes / ${STRESS_SECONDS}s"
 	t0=$SECONDS
 	qrc=0
 	progress "stress $k" timeout --foreground -k 5 "$STRESS_TIMEOUT" "$QEMU" \

@@ -4,9 +4,11 @@
  *
  *   avcstress run ITERATIONS SECONDS HAMMERS [HOLD]   (unconfined controller)
  *   avcstress hammer ID                        (in m_s_t, started by run)
+ *   avcstress held ID                          (in m_s_t, started by run)
  *
  * The controller alternates between two policies, s_allow (m_s_t may
- * open and stat /tmp/m/stress) and s_deny (it may not), toggles enforcing
+ * open and stat /tmp/m/stress, and read and write its own pipes and
+ * AF_UNIX stream sockets) and s_deny (it may not), toggles enforcing
  * off and on, and takes cpu1 offline and back online.  Every change is
  * bracketed by a sequence counter in shared memory, seqlock style: odd
  * while a change is in progress, even once the load/enforce writes have
@@ -20,9 +22,70 @@
  * success under s_deny (enforcing) or a failure under s_allow is a failure
  * of the kernel.
  *
- * HOLD (default 1): park the hammers, outside any system call, around the
- * "setenforce 1" that ends a permissive round trip.  Stock SELinux has a
- * window there that this program would otherwise report: a check that
+ * run starts HAMMERS check hammers ("hammer": open+close and stat of
+ * /tmp/m/stress, so they only ever meet the checks made at open and at
+ * stat) and as many held hammers ("held"), whose descriptors stay open
+ * across the changes and are read or written after a change returned:
+ *
+ *   held_file      /tmp/m/stress, opened once before the first change and
+ *                  never closed (a denied read leaves the descriptor as
+ *                  it is); pread() of one byte every round;
+ *   held_reopened  /tmp/m/stress, opened again every round; a
+ *                  successful open replaces (closes) the previous
+ *                  descriptor, a denied one keeps it.  So opens land next
+ *                  to every change, and the last one that succeeded
+ *                  before or during a reload is read after it returned;
+ *   held_pipe      a pipe of the hammer's own (m_s_t:fifo_file), written
+ *                  and read (one byte, non-blocking) every round;
+ *   held_socket    an AF_UNIX stream socketpair of its own
+ *                  (m_s_t:unix_stream_socket), written and read likewise.
+ *
+ * What stock SELinux guarantees for them, and so what is judged (a read or
+ * write counts as allowed when it returns data, 0 or EAGAIN, as denied
+ * when it fails with EACCES; any other error stops the hammer):
+ *
+ * - Under s_allow every one must be allowed: the policy grants it, so
+ *   neither a check nor its absence can deny it.
+ * - A pipe or a socket never passes selinux_file_open(): its file keeps
+ *   isid 0 and pseqno 0, so selinux_file_permission() checks it on every
+ *   call (file_has_perm(): no fd:use check, the descriptor is the
+ *   hammer's own; then fifo_file or unix_stream_socket read/write on
+ *   m_s_t; a socket also passes selinux_socket_sendmsg()/recvmsg(),
+ *   the same permissions).  s_deny does not grant them, so under s_deny
+ *   every one must be denied, after a reload and after setenforce 0/1
+ *   alike.
+ * - A regular file is checked again only when the task SID, the inode SID
+ *   or avc_policy_seqno() differ from what selinux_file_open() saved
+ *   (fsec->pseqno); a reload moves the seqno, setenforce does not.  The
+ *   controller publishes "since", the even counter value at which the
+ *   reload that loaded the current policy returned (a toggle leaves it).
+ *   A file read under s_deny is judged only if the counter read right
+ *   after its open returned was at most since: the open returned before
+ *   any later change (a toggle) began.  Then either the open ended before
+ *   that reload began, so pseqno is an older seqno and the read is
+ *   checked again and denied; or the open overlapped the reload and saved
+ *   either the old seqno (checked again, denied) or the new one, which
+ *   stock publishes only after avc_flush(), so the recheck in
+ *   selinux_file_open() ran against s_deny and the open failed (stock's
+ *   own straggler insert aside, which the check hammers meet alike); or
+ *   the open began after the reload returned, under s_deny enforcing, and
+ *   failed.  An open descriptor with the new seqno is exactly what a
+ *   stale per-CPU slot during avc_ss_reset() would leave behind; the
+ *   held_reopened hammer opens next to every reload to meet that window,
+ *   which is a few instructions wide unless a test kernel widens it.
+ *   An open that returned after a later change began may have run inside
+ *   "setenforce 0/1" under s_deny: it is allowed, saves the current seqno,
+ *   and stock does not check that descriptor again until the next reload,
+ *   so its reads under s_deny are not judged (counted as unjudged).  The
+ *   held_file descriptor was opened before the first change, so its reads
+ *   are judged after every change into s_deny, the toggles included:
+ *   stock denies them because the seqno moved at the reload to s_deny
+ *   since the open, not because of the toggle.
+ *
+ * HOLD (default 0): 1 parks the hammers, outside any system call, around
+ * the "setenforce 1" that ends a permissive round trip.  Pristine stock
+ * SELinux has a window there that this program would otherwise report (the
+ * series' first patch fixes it; make window shows it): a check that
  * read enforcing == 0 makes its permissive grant (avc_update_node()) after
  * setenforce 1 has flushed the AVC, and since setenforce does not change
  * the policy sequence number the grant lands on a node another check has
@@ -37,6 +100,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 
 #define TOP		"/tmp/m"
 #define TARGET		TOP "/stress"
@@ -48,9 +112,38 @@
 
 enum { S_ALLOW = 1, S_DENY = 2 };
 
-struct hammer {
+/* The checks, and the kinds they are counted under. */
+enum {
+	OP_OPEN, OP_STAT,			/* K_CHECK */
+	OP_FILE_READ,				/* K_FILE */
+	OP_REOPENED_READ,			/* K_REOPENED */
+	OP_PIPE_WRITE, OP_PIPE_READ,		/* K_PIPE */
+	OP_SOCK_WRITE, OP_SOCK_READ,		/* K_SOCK */
+	NOPS
+};
+#define OP_GRANTED	0x100	/* recorded: denied while granted */
+
+enum { K_CHECK, K_FILE, K_REOPENED, K_PIPE, K_SOCK, NKINDS };
+
+static const char *const op_name[NOPS] = {
+	"open", "stat", "held file read", "reopened file read",
+	"held pipe write", "held pipe read",
+	"held socket write", "held socket read",
+};
+static const int op_kind[NOPS] = {
+	K_CHECK, K_CHECK, K_FILE, K_REOPENED, K_PIPE, K_PIPE, K_SOCK, K_SOCK,
+};
+static const char *const kind_name[NKINDS] = {
+	"check", "held_file", "held_reopened", "held_pipe", "held_socket",
+};
+
+struct count {
 	uint64_t checks, judged_allow, judged_deny, unjudged;
 	uint64_t fail_allow, fail_deny;
+};
+
+struct hammer {
+	struct count k[NKINDS];
 	uint64_t fail_seq[NFAIL];
 	int fail_op[NFAIL];
 	int nrec;
@@ -61,9 +154,10 @@ struct hammer {
 struct shm {
 	uint64_t seq;
 	uint64_t hold;		/* odd: hammers park */
+	uint64_t since;		/* seq at which the current policy's load returned */
 	int state;
 	int stop;
-	struct hammer h[MAXH];
+	struct hammer h[2 * MAXH];	/* check hammers, then held hammers */
 };
 
 static struct shm *map_shm(int create)
@@ -83,13 +177,18 @@ static struct shm *map_shm(int create)
 	return s;
 }
 
+static uint64_t load64(uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+}
+
 /* One check: open+close (read, open) or stat (getattr).  0: allowed. */
 static int check(int op)
 {
 	struct stat st;
 	int fd;
 
-	if (op) {
+	if (op == OP_STAT) {
 		if (stat(TARGET, &st))
 			return errno;
 		return 0;
@@ -110,45 +209,169 @@ static void record(struct hammer *h, uint64_t seq, int op)
 	}
 }
 
+/*
+ * Judge a check @op that ran between counter reads @s1 and @s2 under the
+ * state published at @s1; @err is 0 if it was allowed.  @deny_judged: the
+ * check may be judged under S_DENY at all (see the held-file rule at the
+ * top).
+ */
+static void judge(struct hammer *h, int op, uint64_t s1, uint64_t s2,
+		  int state, int err, int deny_judged)
+{
+	struct count *c = &h->k[op_kind[op]];
+
+	c->checks++;
+	if ((s1 & 1) || s1 != s2 || (state == S_DENY && !deny_judged)) {
+		c->unjudged++;
+	} else if (state == S_DENY) {
+		c->judged_deny++;
+		if (!err) {
+			record(h, s1, op);
+			c->fail_deny++;
+		}
+	} else {
+		c->judged_allow++;
+		if (err) {
+			record(h, s1, op | OP_GRANTED);
+			c->fail_allow++;
+		}
+	}
+}
+
+/*
+ * Park while the controller holds the hammers (hold is odd).  Returns 1 if
+ * it parked: the caller starts its round again.
+ */
+static int park_if_held(struct shm *s, struct hammer *h)
+{
+	uint64_t g = load64(&s->hold);
+
+	if (!(g & 1))
+		return 0;
+	/* Parked for hold round g; no check until it ends. */
+	__atomic_store_n(&h->parked, g, __ATOMIC_SEQ_CST);
+	while (load64(&s->hold) == g &&
+	       !__atomic_load_n(&s->stop, __ATOMIC_SEQ_CST))
+		poll(NULL, 0, 1);
+	return 1;
+}
+
 static int hammer(int id)
 {
 	struct shm *s = map_shm(0);
 	struct hammer *h = &s->h[id];
-	uint64_t s1, s2, g;
-	int state, err, op = 0;
+	uint64_t s1, s2;
+	int state, err, op = OP_OPEN;
 
 	__atomic_store_n(&h->ready, 1, __ATOMIC_SEQ_CST);
 	while (!__atomic_load_n(&s->stop, __ATOMIC_SEQ_CST)) {
-		g = __atomic_load_n(&s->hold, __ATOMIC_SEQ_CST);
-		if (g & 1) {
-			/* Parked for hold round g; no check until it ends. */
-			__atomic_store_n(&h->parked, g, __ATOMIC_SEQ_CST);
-			while (__atomic_load_n(&s->hold, __ATOMIC_SEQ_CST) == g &&
-			       !__atomic_load_n(&s->stop, __ATOMIC_SEQ_CST))
-				poll(NULL, 0, 1);
+		if (park_if_held(s, h))
 			continue;
-		}
-		s1 = __atomic_load_n(&s->seq, __ATOMIC_SEQ_CST);
+		s1 = load64(&s->seq);
 		state = __atomic_load_n(&s->state, __ATOMIC_SEQ_CST);
 		err = check(op);
-		s2 = __atomic_load_n(&s->seq, __ATOMIC_SEQ_CST);
-		h->checks++;
-		if ((s1 & 1) || s1 != s2) {
-			h->unjudged++;
-		} else if (state == S_DENY) {
-			h->judged_deny++;
-			if (!err) {
-				record(h, s1, op);
-				h->fail_deny++;
-			}
-		} else {
-			h->judged_allow++;
-			if (err) {
-				record(h, s1, op | 2);
-				h->fail_allow++;
-			}
+		s2 = load64(&s->seq);
+		judge(h, op, s1, s2, state, err, 1);
+		op = op == OP_OPEN ? OP_STAT : OP_OPEN;
+	}
+	return 0;
+}
+
+/*
+ * One read or write on a held descriptor.  0: allowed (data, 0 at end of
+ * file, or EAGAIN from an empty or full pipe or socket: the permission
+ * check comes first, so EAGAIN means it passed); EACCES: denied.
+ */
+static int held_io(int op, int fd)
+{
+	char c = 'x';
+	ssize_t n;
+
+	switch (op) {
+	case OP_FILE_READ:
+	case OP_REOPENED_READ:
+		n = pread(fd, &c, 1, 0);
+		break;
+	case OP_PIPE_WRITE:
+	case OP_SOCK_WRITE:
+		n = write(fd, &c, 1);
+		break;
+	default:
+		n = read(fd, &c, 1);
+		break;
+	}
+	if (n >= 0 || errno == EAGAIN)
+		return 0;
+	if (errno != EACCES)
+		die("%s", op_name[op]);
+	return EACCES;
+}
+
+/*
+ * Check @op on @fd.  @opened: the counter read right after the
+ * descriptor's open returned (0 for pipes, sockets and the held file,
+ * which exist before the first change).
+ */
+static void held_check(struct shm *s, struct hammer *h, int op, int fd,
+		       uint64_t opened)
+{
+	uint64_t s1, s2, since;
+	int state, err;
+
+	s1 = load64(&s->seq);
+	state = __atomic_load_n(&s->state, __ATOMIC_SEQ_CST);
+	since = load64(&s->since);
+	err = held_io(op, fd);
+	s2 = load64(&s->seq);
+	judge(h, op, s1, s2, state, err, opened <= since);
+}
+
+static int held(int id)
+{
+	struct shm *s = map_shm(0);
+	struct hammer *h = &s->h[id];
+	int file, re, fd, pfd[2], sv[2];
+	uint64_t re_opened = 0, opened;
+
+	/*
+	 * Everything is created under s_allow, enforcing, before the
+	 * controller makes its first change (it waits for ready).
+	 */
+	file = open(TARGET, O_RDONLY | O_CLOEXEC);
+	if (file < 0)
+		die("open " TARGET " under s_allow");
+	re = open(TARGET, O_RDONLY | O_CLOEXEC);
+	if (re < 0)
+		die("open " TARGET " under s_allow");
+	if (pipe2(pfd, O_NONBLOCK | O_CLOEXEC))
+		die("pipe2");
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv))
+		die("socketpair");
+
+	__atomic_store_n(&h->ready, 1, __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&s->stop, __ATOMIC_SEQ_CST)) {
+		if (park_if_held(s, h))
+			continue;
+		held_check(s, h, OP_FILE_READ, file, 0);
+		held_check(s, h, OP_REOPENED_READ, re, re_opened);
+		/*
+		 * A new descriptor replaces it only if the open succeeds, so
+		 * the last one opened before (or during) a reload to s_deny
+		 * is the one read, round after round, after it returned.
+		 */
+		fd = open(TARGET, O_RDONLY | O_CLOEXEC);
+		opened = load64(&s->seq);
+		if (fd >= 0) {
+			close(re);
+			re = fd;
+			re_opened = opened;
+		} else if (errno != EACCES) {
+			die("open " TARGET);
 		}
-		op ^= 1;
+		held_check(s, h, OP_PIPE_WRITE, pfd[1], 0);
+		held_check(s, h, OP_PIPE_READ, pfd[0], 0);
+		held_check(s, h, OP_SOCK_WRITE, sv[0], 0);
+		held_check(s, h, OP_SOCK_READ, sv[1], 0);
 	}
 	return 0;
 }
@@ -160,7 +383,7 @@ static void put(const char *path, const char *val)
 
 static struct shm *S;
 static uint64_t reloads, toggles, hotplugs;
-static int nhammers, hold_toggles;
+static int nhammers, hold_toggles;	/* nhammers: check and held */
 
 /*
  * Start a hold round and wait until every hammer is parked in it: a
@@ -198,6 +421,9 @@ static void reload(int state)
 	begin();
 	load_policy(state == S_ALLOW ? "/matrix/policy/s_allow.bin" :
 				       "/matrix/policy/s_deny.bin");
+	/* The policy seqno moved: the held-file rule counts from here. */
+	__atomic_store_n(&S->since, __atomic_load_n(&S->seq, __ATOMIC_SEQ_CST) + 1,
+			 __ATOMIC_SEQ_CST);
 	end(state);
 	reloads++;
 }
@@ -251,9 +477,11 @@ static const char *change_name(uint64_t seq)
 static int run(long iters, double seconds, int nh, int hold)
 {
 	char *argv[] = { SELF, "hammer", NULL, NULL };
-	uint64_t ja = 0, jd = 0, fa = 0, fd = 0, un = 0, checks = 0;
+	char *held_argv[] = { SELF, "held", NULL, NULL };
+	struct count sum[NKINDS] = { 0 };
+	uint64_t fa = 0, fd = 0;
 	double t0 = now(), dwell;
-	pid_t pids[MAXH];
+	pid_t pids[2 * MAXH];
 	char idbuf[8];
 	long it;
 	int i, k, st, bad = 0;
@@ -262,7 +490,7 @@ static int run(long iters, double seconds, int nh, int hold)
 		errno = EINVAL;
 		die("hammers must be 1..%d", MAXH);
 	}
-	nhammers = nh;
+	nhammers = 2 * nh;
 	hold_toggles = hold;
 	have_cpu1 = access(CPU1, W_OK) == 0;
 	if (mkdir(TOP, 0755) && errno != EEXIST)
@@ -276,12 +504,15 @@ static int run(long iters, double seconds, int nh, int hold)
 	load_policy("/matrix/policy/s_allow.bin");
 	S->state = S_ALLOW;
 
-	for (i = 0; i < nh; i++) {
+	/* Hammers 0..nh-1 check, nh..2nh-1 hold descriptors. */
+	for (i = 0; i < nhammers; i++) {
+		char **av = i < nh ? argv : held_argv;
+
 		snprintf(idbuf, sizeof(idbuf), "%d", i);
-		argv[2] = idbuf;
-		pids[i] = spawn_in("m_s_t", argv, -1);
+		av[2] = idbuf;
+		pids[i] = spawn_in("m_s_t", av, -1);
 	}
-	for (i = 0; i < nh; i++)
+	for (i = 0; i < nhammers; i++)
 		while (!__atomic_load_n(&S->h[i].ready, __ATOMIC_SEQ_CST))
 			poll(NULL, 0, 5);
 
@@ -315,40 +546,51 @@ static int run(long iters, double seconds, int nh, int hold)
 		poll(NULL, 0, dwell);
 	}
 	__atomic_store_n(&S->stop, 1, __ATOMIC_SEQ_CST);
-	for (i = 0; i < nh; i++) {
+	for (i = 0; i < nhammers; i++) {
 		if (waitpid(pids[i], &st, 0) != pids[i] || !WIFEXITED(st) ||
 		    WEXITSTATUS(st)) {
 			fprintf(stderr, "avcstress: hammer %d failed (0x%x)\n", i, st);
 			bad++;
 		}
 	}
-	for (i = 0; i < nh; i++) {
+	for (i = 0; i < nhammers; i++) {
 		struct hammer *h = &S->h[i];
 
-		checks += h->checks;
-		ja += h->judged_allow;
-		jd += h->judged_deny;
-		un += h->unjudged;
-		fa += h->fail_allow;
-		fd += h->fail_deny;
+		for (k = 0; k < NKINDS; k++) {
+			sum[k].checks += h->k[k].checks;
+			sum[k].judged_allow += h->k[k].judged_allow;
+			sum[k].judged_deny += h->k[k].judged_deny;
+			sum[k].unjudged += h->k[k].unjudged;
+			fa += h->k[k].fail_allow;
+			fd += h->k[k].fail_deny;
+		}
 		for (k = 0; k < h->nrec; k++)
 			printf("avcstress: FAILURE hammer %d: %s %s at seq %llu (after %s)\n", i,
-			       h->fail_op[k] & 1 ? "stat" : "open",
-			       h->fail_op[k] & 2 ? "denied while granted" :
-						   "allowed after revoke returned",
+			       op_name[h->fail_op[k] & ~OP_GRANTED],
+			       h->fail_op[k] & OP_GRANTED ? "denied while granted" :
+							    "allowed after revoke returned",
 			       (unsigned long long)h->fail_seq[k],
 			       change_name(h->fail_seq[k]));
 	}
 	printf("avcstress: iterations=%ld reloads=%llu enforce_toggles=%llu cpu_offline_online=%llu seconds=%.1f toggle_hold=%d\n",
 	       it, (unsigned long long)reloads, (unsigned long long)toggles,
 	       (unsigned long long)hotplugs, now() - t0, hold);
-	printf("avcstress: hammers=%d checks=%llu judged_allow=%llu judged_deny=%llu unjudged=%llu\n",
-	       nh, (unsigned long long)checks, (unsigned long long)ja,
-	       (unsigned long long)jd, (unsigned long long)un);
+	for (k = 0; k < NKINDS; k++)
+		printf("avcstress: %s%shammers=%d checks=%llu judged_allow=%llu judged_deny=%llu unjudged=%llu\n",
+		       k == K_CHECK ? "" : kind_name[k], k == K_CHECK ? "" : " ", nh,
+		       (unsigned long long)sum[k].checks,
+		       (unsigned long long)sum[k].judged_allow,
+		       (unsigned long long)sum[k].judged_deny,
+		       (unsigned long long)sum[k].unjudged);
+	/* All kinds together. */
 	printf("avcstress: failures: allowed_after_revoke=%llu denied_while_granted=%llu\n",
 	       (unsigned long long)fd, (unsigned long long)fa);
-	if (!jd || !ja) {
-		printf("avcstress: too few judged checks to mean anything\n");
+	/* Every kind must have been judged under both states. */
+	for (k = 0; k < NKINDS; k++) {
+		if (sum[k].judged_deny && sum[k].judged_allow)
+			continue;
+		printf("avcstress: too few judged checks to mean anything (%s)\n",
+		       kind_name[k]);
 		bad++;
 	}
 	if (have_cpu1 && !hotplugs)
@@ -367,9 +609,11 @@ int main(int argc, char **argv)
 	prog = "avcstress";
 	if (argc == 3 && !strcmp(argv[1], "hammer"))
 		return hammer(atoi(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "held"))
+		return held(atoi(argv[2]));
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "run"))
 		return run(atol(argv[2]), atof(argv[3]), atoi(argv[4]),
-			   argc == 6 ? atoi(argv[5]) : 1);
-	fprintf(stderr, "usage: avcstress run ITERATIONS SECONDS HAMMERS [HOLD] | hammer ID\n");
+			   argc == 6 ? atoi(argv[5]) : 0);
+	fprintf(stderr, "usage: avcstress run ITERATIONS SECONDS HAMMERS [HOLD] | hammer ID | held ID\n");
 	return 2;
 }
