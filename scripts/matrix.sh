@@ -11,6 +11,9 @@
 #   KERNEL_<name>=bzImage    use this image for kernel <name> instead of
 #                            build/out/debian/<name>-FLAVOR (e.g. a mutant)
 #   MATRIX_TIMEOUT=S         seconds before a guest is killed (default 400)
+#   MATRIX_THRESHOLD=N       set /sys/fs/selinux/avc/cache_threshold to N in
+#                            the guest (default: the kernel's, 512), so that
+#                            the AVC reclaims nodes during the run
 # Outputs: build/matrix/<kernel>/{console.log,matrix.out},
 # build/matrix/expected.out, results/matrix.txt (summary).
 . "$(dirname "$0")/lib.sh"
@@ -18,6 +21,7 @@
 flavor=${1:-x86_64-guest}
 KERNELS=${KERNELS:-stock patched}
 MATRIX_TIMEOUT=${MATRIX_TIMEOUT:-400}
+case ${MATRIX_THRESHOLD:-1} in ''|*[!0-9]*) die "MATRIX_THRESHOLD must be a number" ;; esac
 QEMU=${QEMU:-qemu-system-x86_64}
 MX=$TOP/tools/testing/selinux-avc-matrix
 OUT=$BUILD/matrix
@@ -46,7 +50,7 @@ boot() {
 		-icount shift=0,sleep=off -rtc base=2025-01-01T00:00:00,clock=vm \
 		-smp 1 -m 512 -nographic -no-reboot \
 		-kernel "$(image "$k")" -initrd "$initrd" \
-		-append "console=ttyS0 quiet log_buf_len=8M audit_backlog_limit=1000000 MATRIX_MODE=matrix" \
+		-append "console=ttyS0 quiet log_buf_len=8M audit_backlog_limit=1000000 MATRIX_MODE=matrix${MATRIX_THRESHOLD:+ MATRIX_THRESHOLD=$MATRIX_THRESHOLD}" \
 		</dev/null >"$dir/console.log" 2>&1
 }
 

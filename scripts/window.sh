@@ -16,42 +16,64 @@
 # the toggles (STRESS_TOGGLE_HOLD=0).  Expected: stock fails, after
 # "setenforce 0/1" changes only; stockfix and patched pass.  The trees and
 # their build directories are restored afterwards.
+#
+# A second part widens the stale-allow window of avc_ss_reset() that the
+# series closed (window.txt: reset-window-old reverts the fix and adds the
+# delays, reset-delays adds only the delays to the series): the stress must
+# fail on the first and pass on the second.
 # Outputs: build/window/<kernel>.bzImage, results/window.txt.
-# Environment: STRESS_SECONDS (default 60) and the other STRESS_* settings.
+# Environment: STRESS_SECONDS (default 60) and the other STRESS_* settings;
+# WINDOW_PARTS="setenforce reset" (default both).
 . "$(dirname "$0")/lib.sh"
 
 need_tree
 need_stockfix
 export STRESS_SECONDS=${STRESS_SECONDS:-60}
 RESULTS=${RESULTS:-$TOP/results}
+WINDOW_PARTS=${WINDOW_PARTS:-setenforce reset}
+spec=$TOP/tools/testing/selinux-avc-matrix/window.txt
 dir=$BUILD/window
 mkdir -p "$dir" "$RESULTS"
-kernels="stock stockfix patched"
+
+# name variant mutant expect: the guest kernels of each part.
+kernels=
+for part in $WINDOW_PARTS; do
+	case $part in
+	setenforce) kernels+="stock stock setenforce-window FAIL
+stockfix stockfix setenforce-window PASS
+patched patched setenforce-window PASS
+" ;;
+	reset) kernels+="resetold patched reset-window-old FAIL
+resetfix patched reset-delays PASS
+" ;;
+	*) die "WINDOW_PARTS: unknown part '$part' (setenforce, reset)" ;;
+	esac
+done
 [ -f "$OUTDIR/stockfix-x86_64-guest/arch/x86/boot/bzImage" ] ||
 	"$TOP/scripts/build.sh" stockfix
-for v in $kernels; do
-	mutant_image $v "$TOP/tools/testing/selinux-avc-matrix/window.txt" setenforce-window "$dir/$v.bzImage"
-done
+while read -r k variant mutant expect; do
+	[ -n "$k" ] || continue
+	mutant_image "$variant" "$spec" "$mutant" "$dir/$k.bzImage"
+done <<< "$kernels"
 
 : > "$RESULTS/window.txt"
 rc=0
-for v in $kernels; do
-	msg "stress on $v with the widened window, STRESS_TOGGLE_HOLD=0"
-	KERNELS=$v KERNEL_stock=$dir/stock.bzImage KERNEL_stockfix=$dir/stockfix.bzImage \
-		KERNEL_patched=$dir/patched.bzImage STRESS_TOGGLE_HOLD=0 RESULTS=$dir/$v \
-		"$TOP/scripts/stress.sh" > "$dir/$v.log" 2>&1 && r=PASS || r=FAIL
-	after=$(grep -a 'FAILURE' "$dir/$v.log" | sed 's/.*(after \(.*\))$/\1/' |
+while read -r k variant mutant expect; do
+	[ -n "$k" ] || continue
+	msg "stress on $k ($variant + $mutant), STRESS_TOGGLE_HOLD=0, must $expect"
+	env KERNELS="$k" "KERNEL_$k=$dir/$k.bzImage" STRESS_TOGGLE_HOLD=0 RESULTS="$dir/$k" \
+		"$TOP/scripts/stress.sh" > "$dir/$k.log" 2>&1 && r=PASS || r=FAIL
+	after=$(grep -a 'FAILURE' "$dir/$k.log" | sed 's/.*(after \(.*\))$/\1/' |
 		sort | uniq -c | sed 's/^ *//' | tr '\n' ';' || true)
-	line="$v: $r $(grep -a 'avcstress: failures' "$dir/$v.log" |
+	line="$k ($variant + $mutant): $r, expected $expect; $(grep -a 'avcstress: failures' "$dir/$k.log" |
 		sed 's/.*avcstress: failures: //')${after:+ (recorded failures after: $after)}"
 	echo "$line" | tee -a "$RESULTS/window.txt"
-	# Stock must fail, and only after the toggles; the fix and the whole
-	# series must pass.
-	if [ $v = stock ]; then
-		[ $r = FAIL ] && ! grep -a FAILURE "$dir/$v.log" | grep -v 'setenforce 0/1' | grep -q . || rc=1
-	else
-		[ $r = PASS ] || rc=1
+	[ $r = "$expect" ] || rc=1
+	# Stock's window opens at the toggles only.
+	if [ "$mutant" = setenforce-window ] && [ $r = FAIL ] &&
+	   grep -a FAILURE "$dir/$k.log" | grep -v 'setenforce 0/1' | grep -q .; then
+		rc=1
 	fi
-done
-echo "window: $([ $rc -eq 0 ] && echo "as expected: stock fails, stock + fix and the series pass" || echo UNEXPECTED) (results/window.txt)"
+done <<< "$kernels"
+echo "window: $([ $rc -eq 0 ] && echo "as expected" || echo UNEXPECTED) (results/window.txt)"
 exit $rc
