@@ -134,7 +134,7 @@ export:
 	@$(S)/export.sh
 
 clean:
-	rm -rf build/out build/series build/logs build/guest
+	rm -rf build/out build/series build/logs build/guest build/tools
 
 distclean:
 	rm -rf build results

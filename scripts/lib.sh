@@ -124,13 +124,65 @@ need_guest_images() {
 # need_initramfs_tools: what building a guest initramfs takes.
 need_initramfs_tools() {
 	local t
-	for t in gcc cpio gzip checkpolicy; do
+	for t in gcc gzip checkpolicy; do
 		command -v $t >/dev/null || die "$t not found: run scripts/deps.sh"
 	done
 	[ -x "$BUSYBOX" ] || die "no $BUSYBOX: apt-get install busybox-static"
 	if file -L "$BUSYBOX" 2>/dev/null | grep -q 'dynamically linked'; then
 		die "$BUSYBOX is dynamically linked: install busybox-static"
 	fi
+}
+
+# gen_init_cpio: print the path of the kernel's usr/gen_init_cpio, built
+# with the host gcc from the pristine tree into build/tools/ when missing
+# or older than its source.
+gen_init_cpio() {
+	local src=$PRISTINE/usr/gen_init_cpio.c bin=$BUILD/tools/gen_init_cpio
+	[ -f "$src" ] || die "no $src: run 'make source' first"
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		mkdir -p "$BUILD/tools"
+		gcc -O2 -o "$bin.tmp" "$src" || die "building gen_init_cpio from $src failed"
+		mv "$bin.tmp" "$bin"
+	fi
+	echo "$bin"
+}
+
+# make_initramfs ROOT OUT: pack the staged tree ROOT, plus the console node
+# /dev/console (c 5 1, 0600), into the gzip'd newc archive OUT, without
+# privileges: gen_init_cpio writes owners and device nodes from a text
+# list.  Every entry is owned by 0:0 with mtime 0; directories are 0755,
+# files 0755 if their owner may execute them and 0644 otherwise, symlinks
+# 0777.  Entries are in byte order of their paths and inode numbers count
+# up from a fixed start, so the same ROOT gives the same bytes.
+make_initramfs() {
+	local root=$1 out=$2 cpio list=$2.list
+	cpio=$(gen_init_cpio)
+	[ -d "$root/dev" ] || die "make_initramfs: $root has no dev/ for the console"
+	[ ! -e "$root/dev/console" ] || die "make_initramfs: $root/dev/console exists; the console node is added here"
+	# The list is split at white space.
+	case $root in *[[:space:]]*) die "make_initramfs: white space in the path $root" ;; esac
+	! (cd "$root" && find . -name '*[[:space:]]*' | grep -q .) ||
+		die "make_initramfs: a path under $root contains white space"
+	{
+		echo "dir . 0755 0 0"
+		{
+			echo "dev/console	nod /dev/console 0600 0 0 c 5 1"
+			(cd "$root" && find . -mindepth 1 -printf '%P %y %m %l\n') |
+				while read -r p type perm target; do
+					case $type in
+					d) echo "$p	dir /$p 0755 0 0" ;;
+					f) mode=0644
+					   [ $((8#$perm & 8#100)) -eq 0 ] || mode=0755
+					   echo "$p	file /$p $root/$p $mode 0 0" ;;
+					l) echo "$p	slink /$p $target 0777 0 0" ;;
+					*) echo "error: make_initramfs: $root/$p is not a file, directory or symlink" >&2
+					   exit 1 ;;
+					esac
+				done
+		} | LC_ALL=C sort -t '	' -k1,1 | cut -f2-
+	} > "$list" || die "make_initramfs: listing $root failed"
+	"$cpio" -t 0 "$list" | gzip -9 -n > "$out.tmp" || die "gen_init_cpio failed on $list"
+	mv "$out.tmp" "$out"
 }
 
 # mutant_image VARIANT SPEC NAME IMG: build the x86_64 guest kernel of

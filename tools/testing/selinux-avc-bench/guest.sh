@@ -43,12 +43,7 @@ chmod 755 "$root/init"
 cp "$types_h" "$root/usr/include/sys/types.h"
 echo secret > "$root/secret"
 cp "$G/policy-$kind"/{policy.bin,labels,domain,permissive_domain,kind} "$root/policy/"
-mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null ||
-	die "mknod dev/console failed (needs root)"
-
-# Fixed timestamps and order, so the same inputs give the same image.
-find "$root" -exec touch -h -d @0 {} +
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible -R 0:0) |
-	gzip -9 -n > "$initrd.tmp"
-mv "$initrd.tmp" "$initrd"
+# Owners, modes, times and the console node come from make_initramfs (no
+# root needed); the same inputs give the same image.
+make_initramfs "$root" "$initrd"
 msg "initramfs: ${initrd#$TOP/} ($(du -k "$initrd" | cut -f1) KiB)"

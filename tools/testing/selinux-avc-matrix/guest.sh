@@ -74,10 +74,5 @@ cp "$MX/objects.conf" "$MX/phases.conf" "$root/matrix/"
 cp "$pol"/*.bin "$root/matrix/policy/"
 cp "$MX/guest/init" "$root/init"
 chmod 755 "$root/init"
-mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null ||
-	die "mknod dev/console failed (needs root)"
-find "$root" -exec touch -h -d @0 {} +
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
-	gzip -9 -n > "$BUILD/matrix/initrd.gz.tmp"
-mv "$BUILD/matrix/initrd.gz.tmp" "$BUILD/matrix/initrd.gz"
+make_initramfs "$root" "$BUILD/matrix/initrd.gz"
 msg "initramfs: ${BUILD#$TOP/}/matrix/initrd.gz ($(du -k "$BUILD/matrix/initrd.gz" | cut -f1) KiB)"
