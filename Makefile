@@ -23,7 +23,8 @@ help:
 	@echo '                    x86_64 -smp 2), script tests; ends with "N passed, N failed"'
 	@echo
 	@echo 'Steps:'
-	@echo '  make deps         install the Debian packages (as root), or print the apt-get line'
+	@echo '  make deps         install the Debian packages (the one step that needs root:'
+	@echo '                    sudo make deps); as a user, print the sudo and su -c lines'
 	@echo '  make source       unpack the kernel source into build/src/<id>/pristine (git, tag avc-base)'
 	@echo '  make tree         pristine + series -> build/src/<id>/patched (branch avc-pcpu)'
 	@echo '  make kernel       x86_64 guest kernels, stock and patched, in build/out/<id>/'

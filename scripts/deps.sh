@@ -32,8 +32,14 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 line="apt-get install -y ${missing[*]}"
+# Installing is the one step that needs root; everything else runs as
+# the user, so say how to install and stop.
 if [ "$(id -u)" -ne 0 ]; then
-	printf 'error: missing packages: %s\n  run as root: %s\n' "${missing[*]}" "$line" >&2
+	printf 'error: missing packages: %s\n' "${missing[*]}" >&2
+	printf 'installing them needs root; run this once, then again as yourself what you ran:\n' >&2
+	printf '    sudo %s\n' "$line" >&2
+	printf 'or, without sudo:\n' >&2
+	printf "    su -c '%s'\n" "$line" >&2
 	exit 1
 fi
 msg "installing: ${missing[*]}"

@@ -121,28 +121,42 @@ fi
 expect_fail "make apply without KSRC says what it needs" "needs KSRC=" \
 	env KSRC= "$TOP/scripts/apply.sh"
 
-# 9. missing packages as a non-root user: the exact apt-get line
-if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
-	expect_fail "missing packages print the apt-get line" "apt-get install -y no-such-package-avc" \
-		setpriv --reuid=65534 --regid=65534 --clear-groups env DEPS_EXTRA=no-such-package-avc \
+# 9. missing packages as an ordinary user: deps.sh prints the exact install
+#    line, with sudo and in the su -c form, and stops without running
+#    apt-get.  A fake apt-get first in PATH records any call and fails.
+#    Run as root, the test drops to uid 65534 for this.
+mkdir -p "$T/fakebin" "$T/u"
+printf '#!/bin/sh\necho "$0 $*" >> "%s"\nexit 1\n' "$T/u/apt-calls" > "$T/fakebin/apt-get"
+chmod 755 "$T/fakebin" "$T/fakebin/apt-get"
+chmod 711 "$T"
+chmod 1777 "$T/u"
+asuser=()
+[ "$(id -u)" -ne 0 ] || asuser=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+if [ ${#asuser[@]} -eq 0 ] || command -v setpriv >/dev/null; then
+	expect_fail "missing packages as a user: the sudo line" \
+		"^    sudo apt-get install -y avc-no-such-a avc-no-such-b$" \
+		"${asuser[@]}" env PATH="$T/fakebin:$PATH" DEPS_EXTRA="avc-no-such-a avc-no-such-b" \
 		bash "$TOP/scripts/deps.sh" build
+	if grep -qxF "    su -c 'apt-get install -y avc-no-such-a avc-no-such-b'" "$T/out" &&
+	   [ ! -e "$T/u/apt-calls" ]; then
+		ok "missing packages as a user: the su -c line, and no apt-get run"
+	else
+		fail "missing packages as a user: the su -c line, and no apt-get run"
+	fi
 else
-	ok "missing packages print the apt-get line # SKIP no nobody user"
+	ok "missing packages as a user # SKIP no setpriv to drop root"
+	ok "missing packages as a user: su -c # SKIP no setpriv to drop root"
 fi
 
-# 10. deps is a no-op when everything is there: apt-get is never run.  A
-#     fake apt-get first in PATH records any call and fails.
-mkdir -p "$T/fakebin"
-printf '#!/bin/sh\necho "$0 $*" >> "%s"\nexit 1\n' "$T/apt-calls" > "$T/fakebin/apt-get"
-chmod +x "$T/fakebin/apt-get"
-if PATH="$T/fakebin:$PATH" "$TOP/scripts/deps.sh" >"$T/out" 2>&1 && [ ! -e "$T/apt-calls" ]; then
+# 10. deps is a no-op when everything is there: apt-get is never run.
+if PATH="$T/fakebin:$PATH" "$TOP/scripts/deps.sh" >"$T/out" 2>&1 && [ ! -e "$T/u/apt-calls" ]; then
 	ok "deps.sh is a no-op when all is installed"
 else
 	fail "deps.sh is a no-op when all is installed"
 fi
 # ... and a missing package is installed through apt-get, named on the line.
 PATH="$T/fakebin:$PATH" DEPS_EXTRA=avc-no-such-package "$TOP/scripts/deps.sh" >"$T/out" 2>&1 || true
-if { [ "$(id -u)" -ne 0 ] || grep -q 'install.*avc-no-such-package' "$T/apt-calls" 2>/dev/null; } &&
+if { [ "$(id -u)" -ne 0 ] || grep -q 'install.*avc-no-such-package' "$T/u/apt-calls" 2>/dev/null; } &&
    grep -q 'apt-get install -y avc-no-such-package' "$T/out"; then
 	ok "deps.sh installs a missing package and prints the apt-get line on failure"
 else
