@@ -3,6 +3,7 @@
 # make bench / make bench-os: everything from a fresh machine to the table.
 # Usage: bench-all.sh [os]
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 flavor=x86_64-guest
 [ "${1:-}" = os ] && flavor=x86_64-guest+os

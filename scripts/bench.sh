@@ -17,6 +17,7 @@
 # Writes bench.csv, bench.json, bench.png, avc_stats.txt, size.csv and the
 # raw console logs (logs/) to RESULTS.
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 flavor=${1:-x86_64-guest}
 POLICY=${POLICY:-project}

@@ -4,15 +4,13 @@
 # in the x86_64 guest configuration (no KUnit) and in the UML KUnit one
 # (tests on).  Uses a scratch worktree and out-of-tree dirs of its own.
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 need_tree
 base=$(kgit "$PRISTINE" rev-parse "$BASE_TAG")
 commits=$(kgit "$PATCHED" rev-list --reverse "$base..HEAD")
 wt=$SRCDIR/bisect
-if [ ! -d "$wt" ]; then
-	kgit "$PRISTINE" worktree prune
-	kgit "$PRISTINE" worktree add -q --detach "$wt" "$base"
-fi
+scratch_worktree "$wt" "$base"
 declare -A from=([x86_64]="$OUTDIR/patched-x86_64-guest" [um]="$OUTDIR/patched-kunit-um")
 mkdir -p "$BUILD/logs"
 fail=0 n=0

@@ -7,6 +7,7 @@
 #   on top of tinyconfig and configs/x86_64-guest.config (default: x86_64-guest).
 #   Extra fragments can be stacked with '+': x86_64-guest+os.
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 variant=${1:?usage: build.sh stock|stockfix|patched [flavor]}
 flavor=${2:-x86_64-guest}
@@ -35,6 +36,9 @@ MAKEARGS=(-C "$src" O="$out" ARCH=x86_64 CC="${CCACHE}gcc" -j"$JOBS")
 stamp=$(cat "${frags[@]}" | md5sum | cut -c1-32)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.fragstamp" 2>/dev/null)" != "$stamp" ]; then
 	msg "configuring $variant ($flavor)"
+	# Written again only when the configuration is complete, so a run
+	# killed while configuring is configured again next time.
+	rm -f "$out/.fragstamp"
 	make "${MAKEARGS[@]}" tinyconfig >"$log" 2>&1 || { tail -20 "$log"; die "tinyconfig failed (log: $log)"; }
 	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config "${frags[@]}") >>"$log" 2>&1 ||
 		{ tail -20 "$log"; die "merge_config failed (log: $log)"; }

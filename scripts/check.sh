@@ -4,6 +4,7 @@
 # stop the others; the run ends with "N passed, N failed" and fails if any
 # step failed.  CHECK_ONLY="step ..." runs a subset.
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 S=$TOP/scripts
 pass=0 failn=0 n=0 failed=()

@@ -3,6 +3,7 @@
 # checkpatch.pl --strict on every patch of the exported series: any error,
 # warning or check fails.
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 dir=${SERIES_DIR:-$BUILD/series}
 ls "$dir"/0001-*.patch >/dev/null 2>&1 || die "no series in $dir: run 'make series'"

@@ -16,6 +16,7 @@
 # Outputs: build/logs/kunit-debug-*.log, build/stress/patched-x86_64-guest+debug-*.log,
 # results/stress-debug-*.txt, results/debug.txt (summary).
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 need_tree
 cfgs=${*:-lock kcsan}

@@ -4,6 +4,7 @@
 # patches/ and the overlay files.  Files a commit adds go to the repo at the
 # same path and are listed on its series line; everything else is a diff.
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 need_tree
 if [ -n "${EXPORT_FROM:-}" ]; then PATCHED=$EXPORT_FROM; fi

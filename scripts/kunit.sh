@@ -10,6 +10,7 @@
 #            and READ_ONCE built from arm64's own instructions
 # Extra kunit.py arguments can be passed in KUNIT_ARGS.
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 arch=${1:-um}
 variant=${2:-patched}

@@ -34,15 +34,55 @@ msg()  { printf '>>> %s\n' "$*" >&2; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# lock_build: serialize the runs that write under build/.  Takes an flock
+# on build/.lock for the rest of the run; a second run in the same
+# checkout waits, naming the run that holds it.  A script started by a
+# locked run inherits the locked descriptor (BUILD_LOCK_FD) and does not
+# lock again, so nested scripts cannot deadlock, and the lock is held as
+# long as any process of the run is alive.  The kernel drops an flock
+# when the last process holding it exits, so a killed run leaves no stale
+# lock behind.
+lock_build() {
+	local lock=$BUILD/.lock holder pids cmd parent t0=$SECONDS
+	if [ -n "${BUILD_LOCK_FD:-}" ] &&
+	   [ "$(readlink "/proc/$$/fd/$BUILD_LOCK_FD" 2>/dev/null)" = "$(readlink -f "$lock")" ]; then
+		return 0
+	fi
+	mkdir -p "$BUILD" 2>/dev/null && [ -w "$BUILD" ] ||
+		die "cannot write to $BUILD (owned by $(stat -c %U "$BUILD" 2>/dev/null || echo another user); left by a run as root? fix with: sudo chown -R $(id -un): $BUILD)"
+	command -v flock >/dev/null || die "flock not found: apt-get install util-linux"
+	exec {BUILD_LOCK_FD}<>"$lock" || die "cannot open $lock"
+	if ! flock -n "$BUILD_LOCK_FD"; then
+		holder=$(head -1 "$lock" 2>/dev/null)
+		msg "waiting for ${lock#"$TOP"/}: another run in this checkout holds it (${holder:-pid unknown})"
+		until flock -w 60 "$BUILD_LOCK_FD"; do
+			holder=$(head -1 "$lock" 2>/dev/null)
+			pids=$(find /proc/[0-9]*/fd -lname "$(readlink -f "$lock")" 2>/dev/null |
+				cut -d/ -f3 | grep -vx "$$" | sort -un | tr '\n' ' ')
+			msg "still waiting after $((SECONDS - t0))s for ${holder:-the run holding the lock}${pids:+; processes with the lock open: $pids}"
+		done
+		msg "got ${lock#"$TOP"/} after $((SECONDS - t0))s"
+	fi
+	# Who holds it, for the message of a run that waits: this script and,
+	# when make started it, the make command.
+	cmd=$(tr '\0' ' ' < "/proc/$$/cmdline" | sed "s|$TOP/||g; s/ *$//; s|^[^ ]*/bash ||")
+	parent=$(tr '\0' ' ' < "/proc/$PPID/cmdline" 2>/dev/null | sed 's/ *$//')
+	case $parent in make*|*/make*) cmd="$cmd, from '$parent'" ;; esac
+	printf 'pid %s: %s, since %s\n' "$$" "$cmd" "$(date '+%F %T')" > "$lock"
+	export BUILD_LOCK_FD
+}
+
 # Print "elapsed" every few seconds while a long command runs.
 progress() {
 	local what=$1; shift
-	local start=$SECONDS
+	local start=$SECONDS n=0
 	"$@" &
 	local pid=$!
+	# Look every second (short commands end at once), print every fifth.
 	while kill -0 "$pid" 2>/dev/null; do
-		sleep 5
-		kill -0 "$pid" 2>/dev/null &&
+		sleep 1
+		n=$((n + 1))
+		[ $((n % 5)) -eq 0 ] && kill -0 "$pid" 2>/dev/null &&
 			printf '    ... %s: %ds\n' "$what" $((SECONDS - start)) >&2
 	done
 	wait "$pid"
@@ -76,6 +116,42 @@ kgit() {
 	git -C "$dir" -c gc.auto=0 -c user.name="${GIT_AUTHOR_NAME:-$(git config user.name || echo builder)}" \
 		-c user.email="${GIT_AUTHOR_EMAIL:-$(git config user.email || echo builder@localhost)}" \
 		-c advice.detachedHead=false -c core.autocrlf=false "$@"
+}
+
+# worktree_ok DIR: DIR is a git work tree that git can use (not one whose
+# creation was interrupted, nor one whose repository was made again).
+worktree_ok() {
+	[ -e "$1/.git" ] &&
+	[ "$(git -C "$1" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$1" && pwd -P)" ]
+}
+
+# clear_index_lock DIR: remove the index.lock that a git command killed in
+# the work tree DIR leaves behind.  Only for trees under build/ that no one
+# but these scripts uses, with the build lock held: no git of ours runs there.
+clear_index_lock() {
+	local f
+	f=$(git -C "$1" rev-parse --absolute-git-dir)/index.lock
+	if [ -e "$f" ]; then
+		warn "removing ${f#"$TOP"/}, left by an interrupted run"
+		rm -f "$f"
+	fi
+}
+
+# scratch_worktree DIR REV: DIR is a detached worktree of the pristine tree,
+# clean at REV, whatever state an interrupted run left it in.
+scratch_worktree() {
+	local dir=$1 rev=$2
+	if [ -e "$dir" ] && ! worktree_ok "$dir"; then
+		warn "${dir#"$TOP"/} is not a usable git worktree (an interrupted run?): making it again"
+		rm -rf "$dir"
+	fi
+	if [ ! -d "$dir" ]; then
+		kgit "$PRISTINE" worktree prune
+		kgit "$PRISTINE" worktree add -q --detach "$dir" "$rev"
+	fi
+	clear_index_lock "$dir"
+	kgit "$dir" reset -q --hard "$rev"
+	kgit "$dir" clean -q -fdx
 }
 
 need_tree() {

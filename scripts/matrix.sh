@@ -17,6 +17,7 @@
 # Outputs: build/matrix/<kernel>/{console.log,matrix.out},
 # build/matrix/expected.out, results/matrix.txt (summary).
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 flavor=${1:-x86_64-guest}
 KERNELS=${KERNELS:-stock patched}

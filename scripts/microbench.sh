@@ -7,6 +7,7 @@
 #   x86_64:  qemu -icount shift=0: guest nanoseconds = instructions
 # Usage: microbench.sh [um|x86_64...]   Writes results/microbench.csv/.json.
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 need_tree
 RESULTS=${RESULTS:-$TOP/results}

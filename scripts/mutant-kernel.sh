@@ -8,6 +8,7 @@
 # build directory; both are restored (and rebuilt) afterwards.
 # Usage: mutant-kernel.sh [NAME]   (default no-reset-invalidate)
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 need_tree
 name=${1:-no-reset-invalidate}

@@ -10,6 +10,7 @@
 # Environment: MUTANT_TOOLS="tool..." runs only those tools.
 # Output: one "ok"/"not ok" line per (mutant, tool), results/mutants.txt.
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 need_tree
 spec=$TOP/scripts/mutants.txt

@@ -4,6 +4,7 @@
 # cover letter, signed off by whoever runs it.  Output: build/series/
 # (or SERIES_DIR).
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 need_tree
 dir=${SERIES_DIR:-$BUILD/series}

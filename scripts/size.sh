@@ -3,6 +3,7 @@
 # Text size of vmlinux and of security/selinux, stock vs patched.
 # Usage: size.sh FLAVOR OUT.csv KERNEL...
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 flavor=${1:?usage: size.sh FLAVOR OUT.csv KERNEL...}
 out=${2:?usage: size.sh FLAVOR OUT.csv KERNEL...}

@@ -5,15 +5,28 @@
 #   default: Debian's linux-source-6.12 tarball from /usr/src
 #   KSRC=DIR: the user's own 6.12.y tree, cloned or copied (never modified)
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 
-if [ -d "$PRISTINE/.git" ] && kgit "$PRISTINE" rev-parse -q --verify "$BASE_TAG" >/dev/null; then
+# The tree is made in .pristine.tmp and renamed into place when complete;
+# .git/avc-base-version is written last.  Whatever an interrupted run left
+# (a half-unpacked .pristine.tmp, a pristine tree without the version
+# file, one half removed) is removed and made again here.
+if [ -f "$PRISTINE/.git/avc-base-version" ] &&
+   kgit "$PRISTINE" rev-parse -q --verify "$BASE_TAG" >/dev/null 2>&1; then
 	exit 0
 fi
 
 tmp=$SRCDIR/.pristine.tmp
-rm -rf "$tmp"
+old=$SRCDIR/.pristine.old
+[ ! -e "$tmp" ] || msg "removing ${tmp#"$TOP"/}, left by an interrupted run"
+rm -rf "$tmp" "$old"
+if [ -e "$PRISTINE" ]; then
+	warn "${PRISTINE#"$TOP"/} is incomplete (an interrupted run?): making it again"
+	mv "$PRISTINE" "$old"
+	rm -rf "$old"
+fi
 mkdir -p "$SRCDIR"
 trap 'rm -rf "$tmp"' EXIT
 
@@ -54,7 +67,6 @@ kgit "$tmp" tag -f "$BASE_TAG" >/dev/null
 git -C "$tmp" config gc.auto 0
 git -C "$tmp" config gc.autoDetach false
 echo "$ver" > "$tmp/.git/avc-base-version"
-rm -rf "$PRISTINE"
 mv "$tmp" "$PRISTINE"
 trap - EXIT
 msg "pristine tree: $PRISTINE (Linux $ver)"

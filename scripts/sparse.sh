@@ -3,6 +3,7 @@
 # sparse (C=2) on security/selinux in the stock and the patched guest kernel
 # builds; fails if the patched tree has any report stock does not have.
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 command -v sparse >/dev/null || die "sparse is missing: apt-get install -y sparse"
 mkdir -p "$BUILD/logs"

@@ -26,6 +26,7 @@
 # flavor, build/stress/<kernel>-<flavor>.log and results/stress-<extra>.txt
 # (e.g. results/stress-debug-lock.txt for x86_64-guest+debug-lock).
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 flavor=${1:-x86_64-guest}
 KERNELS=${KERNELS:-patched}

@@ -163,6 +163,114 @@ else
 	fail "deps.sh installs a missing package and prints the apt-get line on failure"
 fi
 
+# 12-14: two runs in one checkout, and runs killed half-way.  A fake 6.12
+# tarball and fake tars first in PATH stand for a long unpack; the test
+# lets them go on through files, so nothing depends on timing.
+mkdir -p "$T/linux-6.12.9/security"
+printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 9\nEXTRAVERSION =\n' > "$T/linux-6.12.9/Makefile"
+echo stock > "$T/linux-6.12.9/security/file.c"
+tar -C "$T" -cJf "$T/linux.tar.xz" linux-6.12.9
+realtar=$(command -v tar)
+# wait_for FILE [REGEX]: wait (up to 5 minutes) until FILE exists, or
+# until it has a line matching REGEX.
+wait_for() {
+	local i=0
+	while [ $i -lt 3000 ]; do
+		if [ $# -gt 1 ]; then
+			grep -qE "$2" "$1" 2>/dev/null && return 0
+		else
+			[ -e "$1" ] && return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# source_ok BUILD: a complete pristine tree of the fake tarball
+source_ok() {
+	[ -f "$1/src/debian/pristine/security/file.c" ] &&
+	[ -f "$1/src/debian/pristine/.git/avc-base-version" ] &&
+	git -C "$1/src/debian/pristine" rev-parse -q --verify avc-base >/dev/null &&
+	[ ! -e "$1/src/debian/.pristine.tmp" ]
+}
+mkdir -p "$T/slowbin" "$T/killbin"
+# A long unpack: say that it runs, wait for tar-go, then unpack.
+printf '#!/bin/sh\ntouch "%s"\nwhile [ ! -e "%s" ]; do sleep 0.1; done\nexec "%s" "$@"\n' \
+	"$T/tar-started" "$T/tar-go" "$realtar" > "$T/slowbin/tar"
+# An unpack that stops half-way: the Makefile only, then wait for tar-end.
+printf '#!/bin/sh\n"%s" "$@" linux-6.12.9/Makefile\ntouch "%s"\nwhile [ ! -e "%s" ]; do sleep 0.1; done\nexit 1\n' \
+	"$realtar" "$T/tar-partial" "$T/tar-end" > "$T/killbin/tar"
+chmod +x "$T/slowbin/tar" "$T/killbin/tar"
+
+# 12. the second of two runs waits for the first, names it, and goes on
+#     when it is done.
+env BUILD="$T/b12" TARBALL="$T/linux.tar.xz" KSRC= PATH="$T/slowbin:$PATH" \
+	"$TOP/scripts/source.sh" >"$T/run1" 2>&1 &
+p1=$!
+if wait_for "$T/tar-started"; then
+	env BUILD="$T/b12" TARBALL="$T/linux.tar.xz" KSRC= "$TOP/scripts/source.sh" >"$T/run2" 2>&1 &
+	p2=$!
+	if wait_for "$T/run2" "waiting for .*lock.*pid $p1: scripts/source\.sh" &&
+	   kill -0 "$p2" 2>/dev/null && [ ! -e "$T/b12/src/debian/pristine" ]; then
+		ok "a second run waits, naming the run (pid, command) that holds build/"
+	else
+		cp "$T/run2" "$T/out"
+		fail "a second run waits, naming the run (pid, command) that holds build/"
+	fi
+	touch "$T/tar-go"
+	r1=0; wait "$p1" || r1=$?
+	r2=0; wait "$p2" || r2=$?
+	if [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && source_ok "$T/b12" && grep -q "got .*lock after" "$T/run2"; then
+		ok "both runs finish, one after the other"
+	else
+		cat "$T/run1" "$T/run2" > "$T/out"
+		fail "both runs finish, one after the other (exit $r1, $r2)"
+	fi
+else
+	touch "$T/tar-go"
+	wait "$p1" || true
+	cp "$T/run1" "$T/out"
+	fail "a second run waits (the first run never started its unpack)"
+	fail "both runs finish, one after the other"
+fi
+
+# 13. a script started by a locked run does not wait for its own run's lock
+if env BUILD="$T/b13" TARBALL="$T/linux.tar.xz" KSRC= timeout 300 \
+	bash -c '. "$1/scripts/lib.sh"; lock_build; "$1/scripts/source.sh"' _ "$TOP" >"$T/out" 2>&1 &&
+   source_ok "$T/b13" && ! grep -q 'waiting for' "$T/out"; then
+	ok "nested scripts take the lock once (no deadlock)"
+else
+	fail "nested scripts take the lock once (no deadlock)"
+fi
+
+# 14. an unpack killed half-way (SIGKILL: no cleanup runs) is redone by
+#     the next run, and so is a pristine tree left incomplete.
+# (Started from a subshell that is quiet about the kill.)
+(env BUILD="$T/b14" TARBALL="$T/linux.tar.xz" KSRC= PATH="$T/killbin:$PATH" \
+	"$TOP/scripts/source.sh" >"$T/run1" 2>&1 &
+ echo $! > "$T/pid14"; wait) 2>/dev/null &
+p0=$!
+wait_for "$T/tar-partial" || true
+kill -KILL "$(cat "$T/pid14")" 2>/dev/null || true
+touch "$T/tar-end"
+wait "$p0" || true
+if [ -f "$T/b14/src/debian/.pristine.tmp/Makefile" ] &&
+   [ ! -e "$T/b14/src/debian/.pristine.tmp/security/file.c" ] &&
+   env BUILD="$T/b14" TARBALL="$T/linux.tar.xz" KSRC= "$TOP/scripts/source.sh" >"$T/out" 2>&1 &&
+   source_ok "$T/b14" && grep -q 'left by an interrupted run' "$T/out"; then
+	ok "an unpack killed half-way is redone by the next run"
+else
+	fail "an unpack killed half-way is redone by the next run"
+fi
+mkdir -p "$T/b15/src/debian/pristine/.git"
+echo half > "$T/b15/src/debian/pristine/Makefile"
+if env BUILD="$T/b15" TARBALL="$T/linux.tar.xz" KSRC= "$TOP/scripts/source.sh" >"$T/out" 2>&1 &&
+   source_ok "$T/b15" && grep -q 'incomplete' "$T/out"; then
+	ok "an incomplete pristine tree is made again"
+else
+	fail "an incomplete pristine tree is made again"
+fi
+
 # 11. the real series on a clean clone of the pristine tree (make apply happy path)
 if [ -d "$PRISTINE/.git" ]; then
 	git clone -q --local --no-checkout "$PRISTINE" "$T/real" 2>/dev/null

@@ -25,6 +25,7 @@
 # Environment: STRESS_SECONDS (default 60) and the other STRESS_* settings;
 # WINDOW_PARTS="setenforce reset" (default both).
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 need_tree
 need_stockfix

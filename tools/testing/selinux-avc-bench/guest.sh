@@ -7,6 +7,7 @@
 # script from guest/.
 # Usage: guest.sh [project|debian]   (default: $POLICY or project)
 . "$(dirname "$0")/../../../scripts/lib.sh"
+lock_build
 
 kind=${1:-${POLICY:-project}}
 G=$BUILD/guest

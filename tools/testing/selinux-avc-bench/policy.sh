@@ -13,6 +13,7 @@
 # Output: policy.bin, labels (PATH CONTEXT lines for the init script),
 # domain (the context the benchmark runs in), kind (project|debian).
 . "$(dirname "$0")/../../../scripts/lib.sh"
+lock_build
 
 kind=${1:-${POLICY:-project}}
 PDIR=$TOP/tools/testing/selinux-avc-bench/policy

@@ -8,6 +8,7 @@
 # (the kernel's mdp tool; capabilities checkpolicy 3.4 rejects are dropped
 # there); the policy itself is ours (base.te + the version's files).
 . "$(dirname "$0")/../../../scripts/lib.sh"
+lock_build
 
 MX=$TOP/tools/testing/selinux-avc-matrix
 BP=$TOP/tools/testing/selinux-avc-bench/policy
