@@ -61,17 +61,11 @@ initrd=$BUILD/guest/initrd-$POLICY.gz
 mkdir -p "$RESULTS/logs"
 rm -f "$RESULTS"/logs/*.log
 
-# One guest: boot KERNEL in MODE, console to LOG.  The virtual clock counts
-# instructions and the RTC starts at a fixed date, so the guest sees the
-# same time, and seeds its RNG the same way, on every run.
+# One guest: boot KERNEL in MODE, console to LOG (bench_guest in lib.sh).
 boot() {
 	local k=$1 mode=$2 log=$3 append="console=ttyS0 quiet BENCH_SCALE=$BENCH_SCALE"
 	[ "$mode" = none ] && append="$append lsm=capability"
-	timeout --foreground -k 5 "$BENCH_TIMEOUT" "$QEMU" -accel tcg \
-		-icount shift=0,sleep=off -rtc base=2025-01-01T00:00:00,clock=vm \
-		-smp 1 -m 512 -nographic -no-reboot \
-		-kernel "$OUTDIR/$k-$flavor/arch/x86/boot/bzImage" -initrd "$initrd" \
-		-append "$append" </dev/null >"$log" 2>&1
+	bench_guest "$BENCH_TIMEOUT" "$OUTDIR/$k-$flavor/arch/x86/boot/bzImage" "$initrd" "$append" "$log"
 }
 
 runs=()

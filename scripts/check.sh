@@ -50,6 +50,7 @@ step test-scripts "$S/test-scripts.sh"
 step kunit-um "$S/kunit.sh" um
 step kernel-stock "$S/build.sh" stock
 step kernel-patched "$S/build.sh" patched
+step unprivileged "$S/unprivileged.sh"
 step sparse "$S/sparse.sh"
 step bisect "$S/bisect.sh"
 step kunit-x86_64-smp2 "$S/kunit.sh" x86_64
