@@ -36,7 +36,7 @@ out=$RESULTS/mutants.txt
 report() { echo "$1" | tee -a "$out"; }
 
 kunit_tool() {
-	local name=$1 arch=$2 log=$BUILD/logs/mutant-$1-kunit-$2.log fails
+	local name=$1 arch=$2 log=$BUILD/logs/mutants-$1-kunit-$2.log fails
 	python3 "$TOP/scripts/mutate.py" "$spec" "$PATCHED" "$name" ||
 		die "mutant $name does not fit the tree any more; update ${spec#"$TOP"/}"
 	if "$TOP/scripts/kunit.sh" "$arch" >"$log" 2>&1; then
@@ -44,7 +44,7 @@ kunit_tool() {
 		return 1
 	fi
 	restore
-	fails=$(grep -oE '\[FAILED\] avc_test_[a-z_0-9]+' "$BUILD/logs/kunit-$SRCID-patched-$arch.log" |
+	fails=$( (grep -oE '\[FAILED\] avc_test_[a-z_0-9]+' "$BUILD/logs/kunit-$SRCID-patched-$arch.log" || true) |
 		sed 's/.*\] //' | sort -u | tr '\n' ' ')
 	echo "${fails:-build or crash}"
 }
@@ -61,9 +61,11 @@ for name in $names; do
 		kunit-um) by=$(kunit_tool "$name" um) || by= ;;
 		kunit-x86_64) by=$(kunit_tool "$name" x86_64) || by= ;;
 		matrix|stress)
-			log=$BUILD/logs/mutant-$name-$tool.log
+			# mutant-kernel.sh keeps the tool's own log as
+			# mutant-NAME-TOOL.log; this is its summary.
+			log=$BUILD/logs/mutants-$name-$tool.log
 			if MUTANT_KERNEL_TOOLS=$tool "$TOP/scripts/mutant-kernel.sh" "$name" >"$log" 2>&1; then
-				by=$(grep -a '^ok - ' "$log" | sed 's/^ok - //' | tr '\n' ' ')
+				by=$( (grep -a '^ok - ' "$log" || echo caught) | sed 's/^ok - //' | tr '\n' ' ')
 			fi ;;
 		*) die "mutant $name: unknown tool '$tool'" ;;
 		esac
