@@ -164,7 +164,8 @@ need_tree() {
 need_stockfix() {
 	need_tree
 	local first
-	first=$(kgit "$PATCHED" rev-list --reverse "$BASE_TAG..HEAD" | head -1)
+	first=$(kgit "$PATCHED" rev-list --reverse "$BASE_TAG..HEAD")
+	first=${first%%$'\n'*}
 	[ -n "$first" ] || die "the patched tree has no commits above $BASE_TAG"
 	if [ ! -e "$STOCKFIX/.git" ]; then
 		kgit "$PRISTINE" worktree prune
