@@ -171,10 +171,12 @@ need_stockfix() {
 		kgit "$PRISTINE" worktree prune
 		kgit "$PRISTINE" worktree add -q --detach "$STOCKFIX" "$first"
 	fi
+	# Already there: leave it alone (make window builds it with a change
+	# applied, and restores it afterwards).
+	[ "$(kgit "$STOCKFIX" rev-parse HEAD)" != "$first" ] || return 0
 	[ -z "$(kgit "$STOCKFIX" status --porcelain --untracked-files=no)" ] ||
 		die "$STOCKFIX has uncommitted changes"
-	[ "$(kgit "$STOCKFIX" rev-parse HEAD)" = "$first" ] ||
-		kgit "$STOCKFIX" checkout -q --detach "$first"
+	kgit "$STOCKFIX" checkout -q --detach "$first"
 }
 
 # guest_image KERNEL FLAVOR: the bzImage to boot for KERNEL (stock, patched,
