@@ -11,7 +11,7 @@ S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kunit \
 	kunit-um kunit-x86_64 kunit-arm64 sparse checkpatch series check test-scripts \
-	bench bench-os microbench stress window matrix debug mutants mutant-kernel bisect export clean distclean
+	bench bench-os microbench stress window matrix litmus debug mutants mutant-kernel bisect export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y'
@@ -40,6 +40,8 @@ help:
 	@echo '  make matrix       decision/audit matrix, stock vs patched vs policy (part of check)'
 	@echo '  make stress       multi-CPU reload/check race stress in qemu -smp 2'
 	@echo '  make window       widen stock'"'"'s setenforce window: stress fails on stock, passes with the fix'
+	@echo '  make litmus [HERD7=path]  litmus tests of the series'"'"' orderings under the kernel'"'"'s'
+	@echo '                    memory model (herd7; not part of check)'
 	@echo '  make debug        KUnit and stress on KASAN+lockdep+atomic-sleep+preempt and on KCSAN kernels'
 	@echo '  make mutants [MUTANT=name]  break the series on purpose; each tool named'
 	@echo '                    for a mutant in scripts/mutants.txt must catch it'
@@ -118,6 +120,9 @@ stress: kernel-patched
 
 window: kernel
 	@$(S)/window.sh
+
+litmus: source
+	@$(S)/litmus.sh
 
 debug: tree
 	@$(S)/debug.sh

@@ -287,5 +287,10 @@ else
 	ok "make apply happy path # SKIP no pristine tree yet"
 fi
 
+# 15. make litmus without herd7 (CI has none): a clear message, how to get it
+expect_fail "make litmus without herd7 says how to get it" \
+	"^7\.57 builds from source" \
+	env HERD7="$T/no-herd7" "$TOP/scripts/litmus.sh"
+
 echo "$pass passed, $failn failed"
 [ $failn -eq 0 ]
