@@ -6,6 +6,9 @@
 #   kunit-um, kunit-x86_64  the mutation is made in the patched tree, the
 #                           KUnit suite runs (kunit.sh), the tree is restored
 #   matrix, stress          a mutant guest kernel (mutant-kernel.sh)
+#   litmus                  make litmus must pass, and its tests that model
+#                           the mutant (NAME in the file name after a '+')
+#                           must show the bad outcome; needs herd7 (HERD7=)
 # Usage: mutants.sh [NAME...]        (default: every mutant in the table)
 # Environment: MUTANT_TOOLS="tool..." runs only those tools.
 # Output: one "ok"/"not ok" line per (mutant, tool), results/mutants.txt.
@@ -66,6 +69,18 @@ for name in $names; do
 			log=$BUILD/logs/mutants-$name-$tool.log
 			if MUTANT_KERNEL_TOOLS=$tool "$TOP/scripts/mutant-kernel.sh" "$name" >"$log" 2>&1; then
 				by=$( (grep -a '^ok - ' "$log" || echo caught) | sed 's/^ok - //' | tr '\n' ' ')
+			fi ;;
+		litmus)
+			# One make litmus for the whole run; it must pass (the
+			# series' tests Never, the mutants' Sometimes).
+			if [ -z "${litmus_out:-}" ]; then
+				litmus_rc=0
+				litmus_out=$("$TOP/scripts/litmus.sh" 2>&1) || litmus_rc=$?
+				echo "$litmus_out" > "$BUILD/logs/mutants-litmus.log"
+			fi
+			if [ "$litmus_rc" -eq 0 ]; then
+				by=$(echo "$litmus_out" | grep -E "^ok [0-9]+ - [^ ]*\+$name(\+[^ ]*)?\.litmus: Sometimes" |
+					sed 's/^ok [0-9]* - //; s/ ([0-9]*s)$//' | tr '\n' ' ' || true)
 			fi ;;
 		*) die "mutant $name: unknown tool '$tool'" ;;
 		esac
