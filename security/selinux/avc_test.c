@@ -15,6 +15,7 @@
 #include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/prandom.h>
@@ -964,6 +965,118 @@ static void avc_test_irq_nesting(struct kunit *test)
 		   loops, st->checked, st->fired);
 }
 
+/*
+ * Fill nesting: an interrupt that fills the slot a process-context fill is
+ * writing.  The seam in avc_pcpu_fill() raises a hard interrupt (irq_work)
+ * between the key and the decision of the slot write, and gives it time
+ * to arrive.  The fill masks interrupts, so it may only run once the slot
+ * is complete; had it run in the middle, the slot would pair the
+ * interrupt's key with the process's decision.
+ */
+struct avc_test_nest {
+	struct irq_work work;
+	u32 tsid[2];
+	u32 perm;		/* allowed for tsid[0], denied for tsid[1] */
+	struct av_decision want[2];
+	bool raised, ran, ran_inside;
+	int irq_rc;
+};
+
+static struct avc_test_nest avc_test_nest_st;
+
+/* The interrupt: a check of the second key, which misses and fills. */
+static void avc_test_nest_irq(struct irq_work *work)
+{
+	struct avc_test_nest *st = &avc_test_nest_st;
+	struct av_decision avd;
+
+	st->irq_rc = avc_has_perm_noaudit(AVC_TEST_SID, st->tsid[1],
+					  SECCLASS_DIR,
+					  st->want[1].allowed &
+					  ~st->want[1].auditallow, 0, &avd);
+	WRITE_ONCE(st->ran, true);
+}
+
+static void avc_test_nest_seam(void)
+{
+	struct avc_test_nest *st = &avc_test_nest_st;
+	unsigned int i;
+
+	if (in_interrupt() || st->raised)
+		return;
+	st->raised = true;
+	/* Make the interrupt's fill take the slot over (see avc_pcpu_keep()). */
+	this_cpu_write(avc_pcpu_conflicts, AVC_PCPU_EVICT - 1);
+	irq_work_queue(&st->work);
+	/* 20 ms: two ticks at HZ=100, where irq_work rides on the tick. */
+	for (i = 0; i < 20000 && !READ_ONCE(st->ran); i++)
+		udelay(1);
+	st->ran_inside = READ_ONCE(st->ran);
+}
+
+static void avc_test_fill_nesting(struct kunit *test)
+{
+	struct avc_test_nest *st = &avc_test_nest_st;
+	struct av_decision avd;
+	unsigned int salt;
+	bool hit, leak;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	init_irq_work(&st->work, avc_test_nest_irq);
+	st->tsid[0] = AVC_TEST_SID + 0x100;
+	for (st->tsid[1] = st->tsid[0] + 1;; st->tsid[1]++)
+		if (avc_pcpu_hash(AVC_TEST_SID, st->tsid[1], SECCLASS_DIR) ==
+		    avc_pcpu_hash(AVC_TEST_SID, st->tsid[0], SECCLASS_DIR))
+			break;
+	/*
+	 * A policy where the first key allows, unaudited, a permission that
+	 * the second denies, and the second allows something unaudited.
+	 */
+	for (salt = 1; salt < 10000; salt++) {
+		avc_test_load(salt, false);
+		avc_test_decide(&avc_test_pol, AVC_TEST_SID, st->tsid[0],
+				SECCLASS_DIR, &st->want[0]);
+		avc_test_decide(&avc_test_pol, AVC_TEST_SID, st->tsid[1],
+				SECCLASS_DIR, &st->want[1]);
+		st->perm = st->want[0].allowed & ~st->want[0].auditallow &
+			   ~st->want[1].allowed;
+		if (st->perm &&
+		    (st->want[1].allowed & ~st->want[1].auditallow))
+			break;
+	}
+	KUNIT_ASSERT_LT(test, salt, 10000);
+	st->perm &= -st->perm;
+
+	/* The interrupt must come on this CPU, to this CPU's slot. */
+	migrate_disable();
+	kunit_activate_static_stub(test, avc_pcpu_fill_seam,
+				   avc_test_nest_seam);
+	rc = avc_has_perm_noaudit(AVC_TEST_SID, st->tsid[0], SECCLASS_DIR,
+				  st->perm, 0, &avd);
+	kunit_deactivate_static_stub(test, avc_pcpu_fill_seam);
+	irq_work_sync(&st->work);
+	hit = avc_pcpu_probe(AVC_TEST_SID, st->tsid[1], SECCLASS_DIR,
+			     st->want[1].allowed & ~st->want[1].auditallow,
+			     &avd);
+	leak = avc_pcpu_probe(AVC_TEST_SID, st->tsid[1], SECCLASS_DIR,
+			      st->perm, NULL);
+	migrate_enable();
+
+	KUNIT_EXPECT_EQ(test, rc, 0);
+	KUNIT_ASSERT_TRUE(test, st->raised);
+	KUNIT_ASSERT_TRUE(test, READ_ONCE(st->ran));
+	KUNIT_EXPECT_EQ(test, st->irq_rc, 0);
+	/* The interrupt's fill took the slot (the case means nothing else)... */
+	KUNIT_EXPECT_TRUE(test, hit);
+	if (hit)
+		avc_test_avd_eq(test, &avd, &st->want[1]);
+	/* ...with its own decision, which denies the permission. */
+	KUNIT_EXPECT_FALSE(test, leak);
+	kunit_info(test, "interrupt ran %s the slot write\n",
+		   st->ran_inside ? "inside" : "after");
+}
+
 /* Multi-CPU: a reload loop on one CPU races checks on another. */
 struct avc_test_race {
 	struct kunit *test;
@@ -1142,6 +1255,7 @@ static struct kunit_case avc_test_cases[] = {
 	KUNIT_CASE(avc_test_late_grant),
 	KUNIT_CASE(avc_test_audit_counts),
 	KUNIT_CASE_SLOW(avc_test_irq_nesting),
+	KUNIT_CASE(avc_test_fill_nesting),
 	KUNIT_CASE_SLOW(avc_test_multicpu),
 	KUNIT_CASE(avc_test_hotplug),
 	KUNIT_CASE_SLOW(avc_test_differential),
