@@ -11,7 +11,7 @@ S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kunit \
 	kunit-um kunit-x86_64 kunit-arm64 sparse checkpatch series check test-scripts \
-	bench bench-os microbench stress window matrix litmus debug mutants mutant-kernel bisect export clean distclean
+	bench bench-os profile microbench stress window matrix litmus debug mutants mutant-kernel bisect export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y'
@@ -36,6 +36,9 @@ help:
 	@echo '  make apply KSRC=DIR  apply the series to your clean 6.12.y git tree as commits'
 	@echo '                    on a new branch avc-pcpu (the only target that writes to KSRC)'
 	@echo '  make bench-os     the benchmark with CONFIG_CC_OPTIMIZE_FOR_SIZE kernels'
+	@echo '  make profile OP=row  where the SELinux cost of one bench row goes: guest'
+	@echo '                    instructions per op and per function under security/,'
+	@echo '                    SELinux minus lsm=capability, stock and patched (qemu plugin)'
 	@echo '  make microbench   in-kernel avc_has_perm microbenchmark (UML ns, x86_64 instructions)'
 	@echo '  make matrix       decision/audit matrix, stock vs patched vs policy (part of check)'
 	@echo '  make stress       multi-CPU reload/check race stress in qemu -smp 2'
@@ -108,6 +111,9 @@ bench: deps
 
 bench-os: deps
 	@$(S)/bench-all.sh os
+
+profile: kernel
+	@$(S)/profile.sh $(OP)
 
 microbench: tree
 	@$(S)/microbench.sh um x86_64

@@ -200,15 +200,18 @@ need_guest_images() {
 	done
 }
 
-# bench_guest TIMEOUT BZIMAGE INITRD APPEND LOG: boot one benchmark guest
-# under qemu TCG, console to LOG.  The virtual clock counts instructions
-# and the RTC starts at a fixed date, so the guest sees the same time, and
-# seeds its RNG the same way, on every run.
+# bench_guest TIMEOUT BZIMAGE INITRD APPEND LOG [QEMU-ARG...]: boot one
+# benchmark guest under qemu TCG, console to LOG.  The virtual clock counts
+# instructions and the RTC starts at a fixed date, so the guest sees the
+# same time, and seeds its RNG the same way, on every run.
 bench_guest() {
-	timeout --foreground -k 5 "$1" "${QEMU:-qemu-system-x86_64}" -accel tcg \
+	local t=$1 img=$2 initrd=$3 append=$4 log=$5
+	shift 5
+	timeout --foreground -k 5 "$t" "${QEMU:-qemu-system-x86_64}" -accel tcg \
 		-icount shift=0,sleep=off -rtc base=2025-01-01T00:00:00,clock=vm \
 		-smp 1 -m 512 -nographic -no-reboot \
-		-kernel "$2" -initrd "$3" -append "$4" </dev/null >"$5" 2>&1
+		-kernel "$img" -initrd "$initrd" -append "$append" "$@" \
+		</dev/null >"$log" 2>&1
 }
 
 # need_initramfs_tools: what building a guest initramfs takes.

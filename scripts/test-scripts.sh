@@ -292,5 +292,20 @@ expect_fail "make litmus without herd7 says how to get it" \
 	"^7\.57 builds from source" \
 	env HERD7="$T/no-herd7" "$TOP/scripts/litmus.sh"
 
+# 16. make profile: an unknown row is named with the list of rows; the
+# qemu plugin builds without a warning and exports what qemu looks up.
+expect_fail "make profile with an unknown row lists the rows" \
+	"usage: make profile OP=<row>; rows: .*fs_create .*stat" \
+	"$TOP/scripts/profile.sh" no-such-row
+if gcc -O2 -Wall -Wextra -Werror -Wno-unused-parameter -shared -fPIC \
+	-fvisibility=hidden -o "$T/insn_profile.so" \
+	"$TOP/tools/testing/selinux-avc-profile/insn_profile.c" 2>"$T/out" &&
+   [ "$(nm -D --defined-only "$T/insn_profile.so" | awk '{print $3}' | sort | tr '\n' ' ')" = \
+     "qemu_plugin_install qemu_plugin_version " ]; then
+	ok "profile plugin builds and exports qemu_plugin_install, qemu_plugin_version"
+else
+	fail "profile plugin build ($(head -1 "$T/out"))"
+fi
+
 echo "$pass passed, $failn failed"
 [ $failn -eq 0 ]

@@ -59,6 +59,46 @@ static inline unsigned long parse_count(const char *s)
 	return v;
 }
 
+/*
+ * Timed regions.  bench_begin() and bench_end() read the clock and mark
+ * the region for the instruction profiler (make profile, see
+ * tools/testing/selinux-avc-profile): on x86_64 an 8-byte no-op whose
+ * displacement its qemu plugin looks for; nothing elsewhere.  With
+ * BENCH_WINDOWS in the environment, bench_end() also prints
+ * "window N ops M" on stderr (N counts the regions of the run from 1), so
+ * that the profiler knows what to divide by.
+ */
+#if defined(__x86_64__)
+#define BENCH_MARK(disp) \
+	__asm__ __volatile__(".byte 0x0f, 0x1f, 0x84, 0x00\n\t.long " #disp \
+			     ::: "memory")
+#else
+#define BENCH_MARK(disp) do { } while (0)
+#endif
+
+static inline unsigned long long bench_begin(void)
+{
+	unsigned long long t = now_ns();
+
+	BENCH_MARK(0x5e1ba001);
+	return t;
+}
+
+/* The nanoseconds since @t0, for a region of @ops operations. */
+static inline unsigned long long bench_end(unsigned long long t0,
+					   unsigned long ops)
+{
+	static unsigned int window;
+	unsigned long long t;
+
+	BENCH_MARK(0x5e1ba002);
+	t = now_ns();
+	window++;
+	if (getenv("BENCH_WINDOWS"))
+		fprintf(stderr, "window %u ops %lu\n", window, ops);
+	return t - t0;
+}
+
 /* Warm-up share of a run: a tenth, at least one iteration. */
 static inline unsigned long warmup_of(unsigned long iters)
 {

@@ -26,7 +26,7 @@ static void name_of(char *buf, size_t len, unsigned long i)
 
 static unsigned long long create_files(unsigned long n)
 {
-	unsigned long long t0 = now_ns();
+	unsigned long long t0 = bench_begin();
 	char path[PATH_MAX];
 	unsigned long i;
 	int fd;
@@ -38,12 +38,12 @@ static unsigned long long create_files(unsigned long n)
 			die("create %s", path);
 		close(fd);
 	}
-	return now_ns() - t0;
+	return bench_end(t0, n);
 }
 
 static unsigned long long unlink_files(unsigned long n)
 {
-	unsigned long long t0 = now_ns();
+	unsigned long long t0 = bench_begin();
 	char path[PATH_MAX];
 	unsigned long i;
 
@@ -52,7 +52,7 @@ static unsigned long long unlink_files(unsigned long n)
 		if (unlink(path))
 			die("unlink %s", path);
 	}
-	return now_ns() - t0;
+	return bench_end(t0, n);
 }
 
 int main(int argc, char **argv)

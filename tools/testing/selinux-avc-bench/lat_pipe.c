@@ -59,7 +59,7 @@ static void round_trips(int wfd, int rfd, unsigned long n)
 static unsigned long long run_pair(int unix_sock, unsigned long iters)
 {
 	int p2c[2], c2p[2], sv[2];
-	unsigned long long t0, t1;
+	unsigned long long t0, ns;
 	int wfd, rfd, status;
 	pid_t pid;
 
@@ -95,32 +95,32 @@ static unsigned long long run_pair(int unix_sock, unsigned long iters)
 	}
 
 	round_trips(wfd, rfd, warmup_of(iters));
-	t0 = now_ns();
+	t0 = bench_begin();
 	round_trips(wfd, rfd, iters);
-	t1 = now_ns();
+	ns = bench_end(t0, iters);
 
 	close(wfd);
 	if (rfd != wfd)
 		close(rfd);
 	if (waitpid(pid, &status, 0) != pid)
 		die("waitpid");
-	return t1 - t0;
+	return ns;
 }
 
 static unsigned long long run_self(unsigned long iters)
 {
-	unsigned long long t0, t1;
+	unsigned long long t0, ns;
 	int p[2];
 
 	if (pipe(p))
 		die("pipe");
 	round_trips(p[1], p[0], warmup_of(iters));
-	t0 = now_ns();
+	t0 = bench_begin();
 	round_trips(p[1], p[0], iters);
-	t1 = now_ns();
+	ns = bench_end(t0, iters);
 	close(p[0]);
 	close(p[1]);
-	return t1 - t0;
+	return ns;
 }
 
 static void __noreturn print_usage(void)

@@ -105,7 +105,7 @@ static void __noreturn print_usage(void)
 int main(int argc, char **argv)
 {
 	unsigned long iters = DEFAULT_ITERS;
-	unsigned long long t0, t1;
+	unsigned long long t0, ns;
 	const struct op *op = NULL;
 	size_t i;
 	int opt;
@@ -141,11 +141,11 @@ int main(int argc, char **argv)
 		die("open for %s", op->name);
 
 	op->fn(warmup_of(iters));
-	t0 = now_ns();
+	t0 = bench_begin();
 	op->fn(iters);
-	t1 = now_ns();
+	ns = bench_end(t0, iters);
 
 	fprintf(stderr, "%s: %.4f microseconds\n", op->label,
-		usecs_per_op(t1 - t0, iters));
+		usecs_per_op(ns, iters));
 	return 0;
 }

@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 {
 	unsigned long passes = DEFAULT_PASSES, total = 1;
 	int fanout = 8, depth = 4, opt, i;
-	unsigned long long t0, t1;
+	unsigned long long t0, ns;
 	const char *dir = "/tmp";
 	char top[PATH_MAX];
 
@@ -111,14 +111,14 @@ int main(int argc, char **argv)
 	build(top, depth, fanout);
 
 	sweep(1);
-	t0 = now_ns();
+	t0 = bench_begin();
 	sweep(passes);
-	t1 = now_ns();
+	ns = bench_end(t0, passes * npaths);
 
 	if (nftw(top, remove_one, 16, FTW_DEPTH | FTW_PHYS))
 		die("remove %s", top);
 
 	fprintf(stderr, "Path walk %lu files depth %d: %.4f microseconds\n",
-		npaths, depth, usecs_per_op(t1 - t0, passes * npaths));
+		npaths, depth, usecs_per_op(ns, passes * npaths));
 	return 0;
 }

@@ -4,6 +4,8 @@
 # benchmark is exec'd into DOMAIN through /proc/self/attr/exec.
 # Usage: run.sh [DOMAIN]
 # Every result line is "SELINUX-AVC-BENCH: RESULT <lmbench-style line>".
+# With BENCH_OP=<op> (make profile) only that benchmark runs, and its
+# measured windows are reported as "SELINUX-AVC-BENCH: WINDOW N ops M".
 M=SELINUX-AVC-BENCH
 scale=${BENCH_SCALE:-100}
 cd /tmp || exit 1
@@ -16,19 +18,32 @@ n() { echo $(($1 * scale / 100 + 1)); }
 
 run() {
 	$wrap "$@" 2>&1 >/dev/null | while read -r l; do
-		echo "$M: RESULT $l"
+		case $l in
+		"window "*) echo "$M: WINDOW ${l#window }" ;;
+		*) echo "$M: RESULT $l" ;;
+		esac
 	done
 }
 
+# bench OP: one benchmark; fs runs create and unlink, in that order.
+bench() {
+	case $1 in
+	null|read|write|fstat) run /bench/lat_syscall -N "$(n 200000)" "$1" ;;
+	stat|open) run /bench/lat_syscall -N "$(n 50000)" "$1" ;;
+	pipe_self) run /bench/lat_pipe -N "$(n 100000)" self ;;
+	pipe|unix) run /bench/lat_pipe -N "$(n 20000)" "$1" ;;
+	fs) run /bench/lat_fs -N "$(n 10000)" /tmp ;;
+	pathwalk) run /bench/pathwalk -N "$(n 5)" /tmp ;;
+	*) echo "$M: ERROR unknown benchmark '$1'" ;;
+	esac
+}
+
 echo "$M: CONTEXT $($wrap /bench/serun context 2>/dev/null || echo none)"
-for op in null read write fstat; do
-	run /bench/lat_syscall -N "$(n 200000)" $op
+if [ -n "${BENCH_OP:-}" ]; then
+	export BENCH_WINDOWS=1
+	bench "$BENCH_OP"
+	exit 0
+fi
+for op in null read write fstat stat open pipe_self pipe unix fs pathwalk; do
+	bench $op
 done
-for op in stat open; do
-	run /bench/lat_syscall -N "$(n 50000)" $op
-done
-run /bench/lat_pipe -N "$(n 100000)" self
-run /bench/lat_pipe -N "$(n 20000)" pipe
-run /bench/lat_pipe -N "$(n 20000)" unix
-run /bench/lat_fs -N "$(n 10000)" /tmp
-run /bench/pathwalk -N "$(n 5)" /tmp

@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make profile OP=<row>: where the SELinux overhead of one benchmark row
+# goes, per kernel function.  Boots the stock and the patched guest kernel,
+# each with SELinux enforcing and with lsm=capability, runs only that
+# benchmark under qemu TCG with a plugin that counts the instructions
+# executed inside its measured window, and prints, for each function under
+# security/ (the LSM dispatch included), the instructions per operation
+# with SELinux minus without.
+#
+# Usage: profile.sh OP [FLAVOR]     (OP: a key of make bench's rows, below)
+# Environment: PROFILE_SCALE (percent of make bench's iterations, default
+# 10), KERNELS, POLICY, RESULTS, BENCH_TIMEOUT as for bench.sh.
+# Writes RESULTS/profile-OP.txt and .csv, and the logs under RESULTS/logs/.
+. "$(dirname "$0")/lib.sh"
+lock_build
+
+# row key -> "guest benchmark:window mask" (lat_fs times a warm-up create
+# and unlink, then the measured create (window 3) and unlink (window 4)).
+declare -A rows=(
+	[null]=null:1 [read]=read:1 [write]=write:1 [stat]=stat:1
+	[fstat]=fstat:1 [open]=open:1 [pipe_self]=pipe_self:1 [pipe]=pipe:1
+	[unix]=unix:1 [fs_create]=fs:4 [fs_unlink]=fs:8
+	[fs_create_unlink]=fs:12 [pathwalk]=pathwalk:1
+)
+op=${1:-}
+[ -n "$op" ] && [ -n "${rows[$op]:-}" ] ||
+	die "usage: make profile OP=<row>; rows: $(echo "${!rows[@]}" | tr ' ' '\n' | sort | tr '\n' ' ')"
+flavor=${2:-x86_64-guest}
+guest_op=${rows[$op]%:*}
+mask=${rows[$op]#*:}
+POLICY=${POLICY:-project}
+PROFILE_SCALE=${PROFILE_SCALE:-10}
+BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}
+KERNELS=${KERNELS:-stock patched}
+RESULTS=${RESULTS:-$TOP/results}
+case $PROFILE_SCALE in ''|*[!0-9]*|0) die "PROFILE_SCALE must be a positive integer" ;; esac
+for t in "${QEMU:-qemu-system-x86_64}:qemu-system-x86" gcc:gcc nm:binutils python3:python3; do
+	command -v "${t%%:*}" >/dev/null ||
+		die "${t%%:*} not found: apt-get install ${t#*:} (or run scripts/deps.sh)"
+done
+for k in $KERNELS; do
+	case $k in stock|patched) ;; *) die "KERNELS: unknown kernel '$k'" ;; esac
+	[ -f "$OUTDIR/$k-$flavor/vmlinux" ] ||
+		die "no $k kernel in ${OUTDIR#"$TOP"/}/$k-$flavor: build it first (make kernel)"
+done
+
+# The plugin, built with the host gcc when missing or older than its source.
+psrc=$TOP/tools/testing/selinux-avc-profile
+plugin=$BUILD/tools/insn_profile.so
+if [ ! -f "$plugin" ] || [ "$psrc/insn_profile.c" -nt "$plugin" ] ||
+   [ "$psrc/qemu_plugin_abi.h" -nt "$plugin" ]; then
+	mkdir -p "$BUILD/tools"
+	gcc -O2 -Wall -Wextra -Wno-unused-parameter -shared -fPIC \
+		-fvisibility=hidden -o "$plugin.tmp" "$psrc/insn_profile.c" ||
+		die "cannot build the qemu plugin"
+	mv "$plugin.tmp" "$plugin"
+fi
+
+"$TOP/tools/testing/selinux-avc-bench/guest.sh" "$POLICY"
+initrd=$BUILD/guest/initrd-$POLICY.gz
+logs=$RESULTS/logs
+mkdir -p "$logs"
+
+specs=()
+pids=()
+start=$SECONDS
+msg "profile $op: ${KERNELS// /, } kernels, SELinux and lsm=capability, scale $PROFILE_SCALE%"
+for k in $KERNELS; do
+	for mode in selinux none; do
+		log=$logs/profile-$op-$k-$mode.log
+		counts=$logs/profile-$op-$k-$mode.counts
+		rm -f "$counts"
+		append="console=ttyS0 quiet BENCH_SCALE=$PROFILE_SCALE BENCH_OP=$guest_op"
+		[ "$mode" = none ] && append="$append lsm=capability"
+		bench_guest "$BENCH_TIMEOUT" "$OUTDIR/$k-$flavor/arch/x86/boot/bzImage" \
+			"$initrd" "$append" "$log" \
+			-plugin "$plugin,out=$counts,windows=$mask" &
+		pids+=($!)
+		specs+=("$k:$mode:$counts:$log:$OUTDIR/$k-$flavor")
+		# Two guests at a time: the machine has two cores.
+		if [ ${#pids[@]} -ge "$(nproc)" ]; then
+			wait "${pids[0]}" || die "guest failed (logs: ${logs#"$TOP"/}/profile-$op-*)"
+			pids=("${pids[@]:1}")
+		fi
+	done
+done
+for p in "${pids[@]}"; do
+	wait "$p" || die "guest failed (logs: ${logs#"$TOP"/}/profile-$op-*)"
+done
+msg "guests finished in $((SECONDS - start))s"
+for s in "${specs[@]}"; do
+	log=$(echo "$s" | cut -d: -f4)
+	grep -aq 'SELINUX-AVC-BENCH: END' "$log" || die "guest did not finish: $log"
+	! grep -aq 'SELINUX-AVC-BENCH: ERROR' "$log" ||
+		die "guest error: $(grep -a 'SELINUX-AVC-BENCH: ERROR' "$log" | head -1)"
+done
+PROFILE_WINDOWS=$mask python3 "$psrc/profile.py" "$op" "$RESULTS" "${specs[@]}"
+msg "results: ${RESULTS#"$TOP"/}/profile-$op.{txt,csv}"
