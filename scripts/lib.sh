@@ -41,7 +41,7 @@ die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 # lock again, so nested scripts cannot deadlock, and the lock is held as
 # long as any process of the run is alive.  The kernel drops an flock
 # when the last process holding it exits, so a killed run leaves no stale
-# lock behind.
+# lock behind.  A waiting run says so again every LOCK_POLL seconds (60).
 lock_build() {
 	local lock=$BUILD/.lock holder pids cmd parent t0=$SECONDS
 	if [ -n "${BUILD_LOCK_FD:-}" ] &&
@@ -55,10 +55,12 @@ lock_build() {
 	if ! flock -n "$BUILD_LOCK_FD"; then
 		holder=$(head -1 "$lock" 2>/dev/null)
 		msg "waiting for ${lock#"$TOP"/}: another run in this checkout holds it (${holder:-pid unknown})"
-		until flock -w 60 "$BUILD_LOCK_FD"; do
+		until flock -w "${LOCK_POLL:-60}" "$BUILD_LOCK_FD"; do
 			holder=$(head -1 "$lock" 2>/dev/null)
+			# find fails on processes that exit while it looks, and
+			# grep when no other process is left: neither is an error.
 			pids=$(find /proc/[0-9]*/fd -lname "$(readlink -f "$lock")" 2>/dev/null |
-				cut -d/ -f3 | grep -vx "$$" | sort -un | tr '\n' ' ')
+				cut -d/ -f3 | grep -vx "$$" | sort -un | tr '\n' ' ') || true
 			msg "still waiting after $((SECONDS - t0))s for ${holder:-the run holding the lock}${pids:+; processes with the lock open: $pids}"
 		done
 		msg "got ${lock#"$TOP"/} after $((SECONDS - t0))s"

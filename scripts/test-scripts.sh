@@ -208,9 +208,12 @@ env BUILD="$T/b12" TARBALL="$T/linux.tar.xz" KSRC= PATH="$T/slowbin:$PATH" \
 	"$TOP/scripts/source.sh" >"$T/run1" 2>&1 &
 p1=$!
 if wait_for "$T/tar-started"; then
-	env BUILD="$T/b12" TARBALL="$T/linux.tar.xz" KSRC= "$TOP/scripts/source.sh" >"$T/run2" 2>&1 &
+	env BUILD="$T/b12" TARBALL="$T/linux.tar.xz" KSRC= LOCK_POLL=1 \
+		"$TOP/scripts/source.sh" >"$T/run2" 2>&1 &
 	p2=$!
+	# It keeps waiting past its periodic "still waiting" message.
 	if wait_for "$T/run2" "waiting for .*lock.*pid $p1: scripts/source\.sh" &&
+	   wait_for "$T/run2" "still waiting after [0-9]+s for pid $p1: .*processes with the lock open: .*$p1" &&
 	   kill -0 "$p2" 2>/dev/null && [ ! -e "$T/b12/src/debian/pristine" ]; then
 		ok "a second run waits, naming the run (pid, command) that holds build/"
 	else
