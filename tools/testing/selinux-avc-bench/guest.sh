@@ -34,7 +34,7 @@ cp "$BUSYBOX" "$root/bin/busybox"
 for a in $("$BUSYBOX" --list); do
 	[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
 done
-for b in lat_syscall lat_pipe lat_fs pathwalk serun; do
+for b in lat_syscall lat_pipe lat_fs pathwalk churn serun; do
 	cp "$G/bin/$b" "$root/bench/$b"
 done
 ln -s ../bench/serun "$root/bin/serun"
