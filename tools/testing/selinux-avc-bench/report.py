@@ -154,7 +154,9 @@ def parse_churn(run, where):
     if avc:
         # avc_update_node() allocates a node for each grant, an AVC miss
         # one for its insert; nothing else allocates.  In the patched
-        # kernel each grant on a fresh node moves the generation on.
+        # kernel each grant on a fresh node moves the generation on.  (A
+        # grant whose node the allocation itself reclaimed is counted but
+        # changes nothing: now and then one in a run.)
         run['churner']['grants'] = avc['allocations'] - avc['misses']
 
 
@@ -234,7 +236,7 @@ def print_churn(runs, kernels, rows):
         c = r['churner']
         line = '%-8s churner: %d stats' % (k, c['stats'])
         if 'grants' in c:
-            line += ', %d permissive grants (AVC allocations - misses)' % c['grants']
+            line += ', %d grants (avc_update_node(): AVC allocations - misses)' % c['grants']
         print(line)
         if 'cache_stats' in c:
             print('%-8s AVC during the run:  %s' % ('', '  '.join(
