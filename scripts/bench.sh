@@ -3,7 +3,10 @@
 # make bench: boot the stock and the patched guest kernel under qemu TCG
 # with -icount shift=0 (guest nanoseconds = instructions), each with SELinux
 # enforcing and with lsm=capability, run the benchmark suite in the guest
-# and compare.
+# and compare.  Then the same four boots for the permissive churn scenario
+# (BENCH_SCENARIO=churn in the guest's init): a few of the benchmarks
+# beside a process of the permissive domain whose grants keep emptying the
+# patched kernel's per-CPU cache.
 #
 # Usage: bench.sh [FLAVOR]       (default x86_64-guest; e.g. x86_64-guest+os)
 # Environment:
@@ -14,6 +17,10 @@
 #   KERNELS="stock patched" kernels to compare (both by default)
 #   RESULTS=DIR             output directory (default results/, or
 #                           results/<flavor> for flavors other than the default)
+#   BENCH_CHURN=0           leave out the churn scenario (only the project
+#                           policy has it: POLICY=debian leaves it out too)
+#   BENCH_CHURN_PAUSE=US    microseconds the churner sleeps after each of its
+#                           stat() calls (default 20)
 # Writes bench.csv, bench.json, bench.png, avc_stats.txt, size.csv and the
 # raw console logs (logs/) to RESULTS.
 . "$(dirname "$0")/lib.sh"
@@ -25,6 +32,8 @@ BENCH_SCALE=${BENCH_SCALE:-100}
 BENCH_JOBS=${BENCH_JOBS:-$(nproc)}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}
 KERNELS=${KERNELS:-stock patched}
+BENCH_CHURN=${BENCH_CHURN:-1}
+BENCH_CHURN_PAUSE=${BENCH_CHURN_PAUSE:-20}
 if [ "$flavor" = x86_64-guest ]; then
 	RESULTS=${RESULTS:-$TOP/results}
 else
@@ -34,6 +43,12 @@ QEMU=${QEMU:-qemu-system-x86_64}
 
 case $BENCH_SCALE in ''|*[!0-9]*|0) die "BENCH_SCALE must be a positive integer" ;; esac
 case $BENCH_JOBS in ''|*[!0-9]*|0) die "BENCH_JOBS must be a positive integer" ;; esac
+case $BENCH_CHURN in 0|1) ;; *) die "BENCH_CHURN must be 0 or 1" ;; esac
+case $BENCH_CHURN_PAUSE in ''|*[!0-9]*|0) die "BENCH_CHURN_PAUSE must be a positive integer" ;; esac
+if [ "$BENCH_CHURN" = 1 ] && [ "$POLICY" != project ]; then
+	warn "the churn scenario needs the project policy; left out with POLICY=$POLICY"
+	BENCH_CHURN=0
+fi
 
 for t in "$QEMU:qemu-system-x86" gnuplot:gnuplot-nox python3:python3 size:binutils; do
 	command -v "${t%%:*}" >/dev/null ||
@@ -61,11 +76,25 @@ initrd=$BUILD/guest/initrd-$POLICY.gz
 mkdir -p "$RESULTS/logs"
 rm -f "$RESULTS"/logs/*.log
 
-# One guest: boot KERNEL in MODE, console to LOG (bench_guest in lib.sh).
+# One guest: boot KERNEL in MODE (selinux, none, churn-selinux or
+# churn-none), console to LOG (bench_guest in lib.sh).
 boot() {
 	local k=$1 mode=$2 log=$3 append="console=ttyS0 quiet BENCH_SCALE=$BENCH_SCALE"
-	[ "$mode" = none ] && append="$append lsm=capability"
+	case $mode in
+	churn-*) append="$append BENCH_SCENARIO=churn BENCH_CHURN_PAUSE=$BENCH_CHURN_PAUSE" ;;
+	esac
+	case $mode in
+	*none) append="$append lsm=capability" ;;
+	esac
 	bench_guest "$BENCH_TIMEOUT" "$OUTDIR/$k-$flavor/arch/x86/boot/bzImage" "$initrd" "$append" "$log"
+}
+
+# Results a guest of MODE prints (guest/run.sh).
+nresults() {
+	case $1 in
+	churn-*) echo 4 ;;
+	*) echo 13 ;;
+	esac
 }
 
 runs=()
@@ -74,8 +103,15 @@ for k in $KERNELS; do
 		runs+=("$k:$mode")
 	done
 done
+if [ "$BENCH_CHURN" = 1 ]; then
+	for k in $KERNELS; do
+		for mode in churn-selinux churn-none; do
+			runs+=("$k:$mode")
+		done
+	done
+fi
 
-msg "running ${#runs[@]} guests ($POLICY policy, scale $BENCH_SCALE%, $BENCH_JOBS at a time)"
+msg "running ${#runs[@]} guests ($POLICY policy, scale $BENCH_SCALE%, $BENCH_JOBS at a time$([ "$BENCH_CHURN" = 1 ] && echo ", churn: a stat every ${BENCH_CHURN_PAUSE} us"))"
 start=$SECONDS
 declare -A pids=() started=()
 failed=
@@ -103,7 +139,7 @@ while [ $next -lt ${#runs[@]} ] || [ ${#pids[@]} -gt 0 ]; do
 			continue
 		fi
 		n=$(grep -ac 'SELINUX-AVC-BENCH: RESULT' "$RESULTS/logs/${r/:/-}.log" || true)
-		status="$status $r:$((SECONDS - ${started[$r]}))s,$n/13"
+		status="$status $r:$((SECONDS - ${started[$r]}))s,$n/$(nresults "${r#*:}")"
 	done
 	if [ -n "$status" ] && [ $(((SECONDS - start) % 10)) -lt 2 ]; then
 		printf '    ... %ds:%s\n' $((SECONDS - start)) "$status" >&2

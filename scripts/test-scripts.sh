@@ -310,5 +310,95 @@ else
 	fail "profile plugin build ($(head -1 "$T/out"))"
 fi
 
+# 17. report.py: the suite's table and files as before, the churn scenario
+#     in a table of its own and after the suite's rows, and a churn run
+#     that went wrong is refused.  Logs made up here, figures in us.
+R=$TOP/tools/testing/selinux-avc-bench/report.py
+M=SELINUX-AVC-BENCH
+# fake_log FILE MODE SCALE [churn]: a guest log of MODE (selinux|none)
+# whose figures are the base ones times SCALE
+fake_log() {
+	local f=$1 mode=$2 scale=$3 l v
+	{
+		if [ "$mode" = selinux ]; then
+			echo "$M: BEGIN mode=enforcing policy=project domain=system_u:system_r:bench_t:s0"
+			echo "$M: CONTEXT system_u:system_r:bench_t:s0"
+		else
+			echo "$M: BEGIN mode=none policy=none"
+			echo "$M: CONTEXT none"
+		fi
+		if [ "${4:-}" = churn ]; then
+			echo "$M: CHURN start: 64 files, a stat every 20 us, cache_threshold 32"
+			for l in "Churn stat:5" "Churn read:0.8" "Churn open/close:8" \
+				 "Churn path walk 4096 files depth 4:7"; do
+				v=$(awk -v a="${l##*:}" -v b="$scale" 'BEGIN { printf "%.4f", a * b }')
+				echo "$M: RESULT ${l%:*}: $v microseconds"
+			done
+			echo "$M: CHURN churn: 1280 stats of 64 files"
+			if [ "$mode" = selinux ]; then
+				echo "$M: STAT cache_stats_start lookups hits misses allocations reclaims frees"
+				echo "$M: STAT cache_stats_start 100 90 10 10 0 0"
+				echo "$M: STAT cache_stats lookups hits misses allocations reclaims frees"
+				echo "$M: STAT cache_stats 5100 3590 1510 2854 1500 2800"
+			fi
+		else
+			for l in "Simple syscall:0.2" "Simple read:0.4" "Simple write:0.3" \
+				 "Simple stat:3" "Simple fstat:0.6" "Simple open/close:4" \
+				 "Pipe self write+read:1.5" "Pipe latency:7" \
+				 "AF_UNIX sock stream latency:10" "File create:20" \
+				 "File unlink:8" "File create+unlink:28" \
+				 "Path walk 4096 files depth 4:3.4"; do
+				v=$(awk -v a="${l##*:}" -v b="$scale" 'BEGIN { printf "%.4f", a * b }')
+				echo "$M: RESULT ${l%:*}: $v microseconds"
+			done
+		fi
+		echo "$M: END"
+	} > "$f"
+}
+mkdir -p "$T/r1" "$T/r2" "$T/r3"
+fake_log "$T/sn.log" none 1
+fake_log "$T/ss.log" selinux 1.3
+fake_log "$T/pn.log" none 1
+fake_log "$T/ps.log" selinux 1.2
+fake_log "$T/csn.log" none 1 churn
+fake_log "$T/css.log" selinux 1.5 churn
+fake_log "$T/cpn.log" none 1 churn
+fake_log "$T/cps.log" selinux 1.35 churn
+suite=(stock:none:"$T/sn.log" stock:selinux:"$T/ss.log" patched:none:"$T/pn.log" patched:selinux:"$T/ps.log")
+churn=(stock:churn-none:"$T/csn.log" stock:churn-selinux:"$T/css.log"
+       patched:churn-none:"$T/cpn.log" patched:churn-selinux:"$T/cps.log")
+if python3 "$R" "$T/r1" "${suite[@]}" > "$T/r1.txt" 2>"$T/out" &&
+   [ "$(head -1 "$T/r1/bench.csv")" = "test,description,stock_none,stock_selinux,stock_overhead,patched_none,patched_selinux,patched_overhead,ratio" ] &&
+   [ "$(wc -l < "$T/r1/bench.csv")" -eq 14 ] &&
+   grep -q '^stat,"stat",3000.0,3900.0,900.0,3000.0,3600.0,600.0,0.667$' "$T/r1/bench.csv" &&
+   ! grep -qi churn "$T/r1.txt" "$T/r1/bench.csv"; then
+	ok "report.py: the suite alone gives the 13 rows and columns it always did"
+else
+	fail "report.py: the suite alone gives the 13 rows and columns it always did"
+fi
+if python3 "$R" "$T/r2" "${suite[@]}" "${churn[@]}" > "$T/r2.txt" 2>"$T/out" &&
+   [ "$(wc -l < "$T/r2/bench.csv")" -eq 18 ] &&
+   [ "$(head -14 "$T/r2/bench.csv")" = "$(cat "$T/r1/bench.csv")" ] &&
+   grep -q '^churn_stat,"stat",5000.0,7500.0,2500.0,5000.0,6750.0,1750.0,0.7$' "$T/r2/bench.csv" &&
+   [ "$(head -16 "$T/r2.txt")" = "$(cat "$T/r1.txt")" ] &&
+   grep -qE '^stat +\| +5000 +7500 +\+2500\| +5000 +6750 +\+1750\| +0\.90\| +0\.70$' "$T/r2.txt" &&
+   grep -q 'stock    churner: 1280 stats, 1344 grants' "$T/r2.txt" &&
+   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); t = {r["test"]: r for r in d["tests"]}; assert len(t) == 17 and t["churn_stat"]["selinux_ratio"] == 0.9 and d["meta"]["churn"]["churner"]["stock_churn-selinux"]["grants"] == 1344' "$T/r2/bench.json"; then
+	ok "report.py: the churn rows in a table of their own and after the suite's rows"
+else
+	cp "$T/r2.txt" "$T/out" 2>/dev/null
+	fail "report.py: the churn rows in a table of their own and after the suite's rows"
+fi
+grep -v 'churn: 1280 stats' "$T/cps.log" > "$T/cps-dead.log"
+expect_fail "report.py: a churner that did not report its end is refused" \
+	"patched churn-selinux.*churner did not report" \
+	python3 "$R" "$T/r3" "${suite[@]}" stock:churn-selinux:"$T/css.log" patched:churn-selinux:"$T/cps-dead.log"
+{ sed '/END/d' "$T/cps.log"
+  echo "$M: DENIED audit: type=1400 avc:  denied  { getattr } scontext=system_u:system_r:bench_perm_t:s0 tcontext=system_u:object_r:churn7_t:s0 tclass=file permissive=1"
+  echo "$M: END"; } > "$T/cps-audit.log"
+expect_fail "report.py: an audited churner denial is refused" \
+	"churner denial was audited" \
+	python3 "$R" "$T/r3" "${suite[@]}" patched:churn-selinux:"$T/cps-audit.log"
+
 echo "$pass passed, $failn failed"
 [ $failn -eq 0 ]

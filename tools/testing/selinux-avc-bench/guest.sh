@@ -34,7 +34,7 @@ cp "$BUSYBOX" "$root/bin/busybox"
 for a in $("$BUSYBOX" --list); do
 	[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
 done
-for b in lat_syscall lat_pipe lat_fs pathwalk serun; do
+for b in lat_syscall lat_pipe lat_fs pathwalk churn serun; do
 	cp "$G/bin/$b" "$root/bench/$b"
 done
 ln -s ../bench/serun "$root/bin/serun"
@@ -43,7 +43,7 @@ cp "$TOP/tools/testing/selinux-avc-bench/guest/init" "$root/init"
 chmod 755 "$root/init"
 cp "$types_h" "$root/usr/include/sys/types.h"
 echo secret > "$root/secret"
-cp "$G/policy-$kind"/{policy.bin,labels,domain,permissive_domain,kind} "$root/policy/"
+cp "$G/policy-$kind"/{policy.bin,labels,domain,permissive_domain,churn,kind} "$root/policy/"
 # Owners, modes, times and the console node come from make_initramfs (no
 # root needed); the same inputs give the same image.
 make_initramfs "$root" "$initrd"

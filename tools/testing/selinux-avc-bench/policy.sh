@@ -11,7 +11,9 @@
 #            taken from its file_contexts.
 #
 # Output: policy.bin, labels (PATH CONTEXT lines for the init script),
-# domain (the context the benchmark runs in), kind (project|debian).
+# domain (the context the benchmark runs in), permissive_domain, churn
+# (the contexts of the churn scenario's files, one a line; empty for
+# debian), kind (project|debian).
 . "$(dirname "$0")/../../../scripts/lib.sh"
 lock_build
 
@@ -25,6 +27,11 @@ mkdir -p "$out"
 # the whole directory in the guest.
 guest_paths="/bin/*=/bin/busybox /usr/*=/usr/include/sys/types.h
 /dev/console /dev/null /dev/zero /tmp /secret"
+
+# File types of the churn scenario (guest/init): twice the AVC
+# cache_threshold the scenario sets, so the AVC cannot hold a node for
+# each of them.
+CHURN_TYPES=64
 
 build_mdp() {
 	local mdir=$BUILD/guest/mdp inc
@@ -69,6 +76,10 @@ build_project() {
 			cat "$out/decls.conf" "$PDIR/mls.conf"
 			grep -v '^#' "$out/policycaps.conf"
 			cat "$PDIR/bench.te"
+			echo "# generated: the churn scenario's file types"
+			for i in $(seq 0 $((CHURN_TYPES - 1))); do
+				echo "type churn${i}_t, file_type, churn_type;"
+			done
 			echo "# generated: the unconfined domains may do everything"
 			for c in $classes; do
 				echo "allow unconfined_domain { domain file_type }:$c *;"
@@ -104,6 +115,9 @@ build_project() {
 	grep -v '^#' "$PDIR/file_labels" | awk 'NF == 2 {print $1, "system_u:object_r:" $2 ":s0"}' > "$out/labels"
 	echo "system_u:system_r:bench_t:s0" > "$out/domain"
 	echo "system_u:system_r:bench_perm_t:s0" > "$out/permissive_domain"
+	for i in $(seq 0 $((CHURN_TYPES - 1))); do
+		echo "system_u:object_r:churn${i}_t:s0"
+	done > "$out/churn"
 }
 
 build_debian() {
@@ -128,6 +142,7 @@ build_debian() {
 	echo "/bench/* system_u:object_r:init_exec_t:s0" >> "$out/labels"
 	echo "system_u:system_r:init_t:s0" > "$out/domain"
 	: > "$out/permissive_domain"
+	: > "$out/churn"
 }
 
 case $kind in

@@ -5,7 +5,10 @@ results/bench.csv, results/bench.json and the gnuplot input for
 results/bench.png.
 
 Usage: report.py RESULTS_DIR KERNEL:MODE:LOG...
-  KERNEL is stock or patched, MODE is selinux or none.
+  KERNEL is stock or patched, MODE is selinux or none, or churn-selinux
+  or churn-none for the permissive churn scenario (BENCH_SCENARIO=churn),
+  whose rows go to a table of their own and after the suite's rows in
+  bench.csv and bench.json.
 Exits 1 with a message when a log is incomplete or a check failed.
 """
 import json
@@ -30,8 +33,20 @@ TESTS = [
     ('File create+unlink', 'fs_create_unlink', 'tmpfs create+unlink'),
     ('Path walk', 'pathwalk', 'stat, 4096 files, depth 4'),
 ]
+# The churn scenario's rows (guest/run.sh relabels them), under keys of
+# their own in bench.csv and bench.json.
+CHURN_TESTS = [
+    ('Churn stat', 'churn_stat', 'stat'),
+    ('Churn read', 'churn_read', 'read 1 byte /dev/zero'),
+    ('Churn open/close', 'churn_open', 'open+close'),
+    ('Churn path walk', 'churn_pathwalk', 'stat, 4096 files, depth 4'),
+]
 KERNELS = ['stock', 'patched']
 MODES = ['none', 'selinux']
+CHURN_MODES = ['churn-none', 'churn-selinux']
+# Counters of /sys/fs/selinux/avc/cache_stats and pcpu_cache_stats.
+AVC_FIELDS = ['lookups', 'hits', 'misses', 'allocations', 'reclaims', 'frees']
+PCPU_FIELDS = ['lookups', 'hits', 'misses', 'fills']
 
 
 def fail(msg):
@@ -45,8 +60,10 @@ def parse(kernel, mode, path):
             text = f.read()
     except OSError as e:
         fail('%s %s: cannot read %s: %s' % (kernel, mode, path, e))
+    churn = mode.startswith('churn-')
+    tests = CHURN_TESTS if churn else TESTS
     run = {'results': {}, 'stats': {}, 'checks': [], 'denied': [],
-           'begin': None, 'context': None, 'end': False}
+           'begin': None, 'context': None, 'end': False, 'churn': []}
     for raw in text.splitlines():
         i = raw.find(MARK)
         if i < 0:
@@ -65,6 +82,8 @@ def parse(kernel, mode, path):
             run['checks'].append(rest)
         elif tag == 'DENIED':
             run['denied'].append(rest)
+        elif tag == 'CHURN':
+            run['churn'].append(rest)
         elif tag == 'STAT':
             name, _, val = rest.partition(' ')
             run['stats'].setdefault(name, []).append(val)
@@ -72,7 +91,7 @@ def parse(kernel, mode, path):
             m = re.match(r'(.*?)(?: \d+ files depth \d+)?: ([0-9.]+) microseconds$', rest)
             if not m:
                 fail('%s %s: benchmark failed: %s (log: %s)' % (kernel, mode, rest, path))
-            for label, key, _ in TESTS:
+            for label, key, _ in tests:
                 if m.group(1) == label:
                     # microseconds of guest time; with -icount shift=0
                     # one nanosecond is one instruction
@@ -82,24 +101,151 @@ def parse(kernel, mode, path):
         fail('%s: no start marker; the guest did not boot or init failed' % where)
     if not run['end']:
         fail('%s: no end marker; the guest crashed or timed out' % where)
-    want = 'mode=enforcing' if mode == 'selinux' else 'mode=none'
+    selinux = mode.endswith('selinux')
+    want = 'mode=enforcing' if selinux else 'mode=none'
     if not run['begin'].startswith(want):
         fail('%s: guest reports "%s", expected %s' % (where, run['begin'], want))
-    if mode == 'selinux' and (not run['context'] or run['context'] == 'none'
-                              or ':kernel_t:' in run['context']):
+    if selinux and (not run['context'] or run['context'] == 'none'
+                    or ':kernel_t:' in run['context']):
         fail('%s: benchmark did not run in a confined domain (%s)'
              % (where, run['context']))
     bad = [c for c in run['checks'] if not c.startswith('ok ')]
     if bad:
         fail('%s: policy check failed: %s' % (where, bad[0]))
-    missing = [k for _, k, _ in TESTS if k not in run['results']]
+    missing = [k for _, k, _ in tests if k not in run['results']]
     if missing:
         fail('%s: missing results: %s' % (where, ', '.join(missing)))
+    if churn:
+        parse_churn(run, where)
     return run
+
+
+def parse_churn(run, where):
+    """The churner's start and end lines: it must have run to the end,
+    and none of its denials may have reached the log."""
+    run['churner'] = {}
+    for line in run['churn']:
+        m = re.match(r'start: (\d+) files, a stat every (\d+) us', line)
+        if m:
+            run['churner']['files'] = int(m.group(1))
+            run['churner']['pause_us'] = int(m.group(2))
+            continue
+        m = re.match(r'churn: (\d+) stats of (\d+) files$', line)
+        if not m:
+            fail('%s: churner: %s' % (where, line))
+        run['churner']['stats'] = int(m.group(1))
+    if 'stats' not in run['churner'] or 'files' not in run['churner']:
+        fail('%s: the churner did not report its start and end' % where)
+    bad = [d for d in run['denied'] if ':churn' in d]
+    if bad:
+        fail('%s: a churner denial was audited (dontaudit missing?): %s'
+             % (where, bad[0]))
+    # Counters over the churn run: the end minus the start, summed over
+    # the CPUs.
+    for name, fields in (('cache_stats', AVC_FIELDS),
+                         ('pcpu_cache_stats', PCPU_FIELDS)):
+        if name not in run['stats']:
+            continue
+        delta = [a - b for a, b in zip(stat_sum(run['stats'][name], fields),
+                                       stat_sum(run['stats'].get(name + '_start', []),
+                                                fields))]
+        run['churner'][name] = dict(zip(fields, delta))
+    avc = run['churner'].get('cache_stats')
+    if avc:
+        # avc_update_node() allocates a node for each grant, an AVC miss
+        # one for its insert; nothing else allocates.  In the patched
+        # kernel each grant on a fresh node moves the generation on.  (A
+        # grant whose node the allocation itself reclaimed is counted but
+        # changes nothing: now and then one in a run.)
+        run['churner']['grants'] = avc['allocations'] - avc['misses']
+
+
+def stat_sum(lines, fields):
+    """Sum the per-CPU lines of a cache_stats-style file (header skipped)."""
+    total = [0] * len(fields)
+    for line in lines:
+        vals = line.split()
+        if len(vals) != len(fields) or not all(v.isdigit() for v in vals):
+            continue
+        total = [t + int(v) for t, v in zip(total, vals)]
+    return total
 
 
 def fmt(v, nd=0):
     return '-' if v is None else ('%.*f' % (nd, v))
+
+
+def make_rows(runs, kernels, tests, modes):
+    """One row per test: each kernel's figures without and with SELinux
+    (MODES[i] is read from modes[i]), the SELinux overhead, and patched
+    overhead over stock overhead."""
+    rows = []
+    for _, key, desc in tests:
+        row = {'test': key, 'description': desc}
+        for k in kernels:
+            for m, src in zip(MODES, modes):
+                r = runs.get((k, src))
+                row['%s_%s' % (k, m)] = r['results'][key] if r else None
+            a, b = row['%s_selinux' % k], row['%s_none' % k]
+            row['%s_overhead' % k] = round(a - b, 1) if a is not None and b is not None else None
+        so, po = row.get('stock_overhead'), row.get('patched_overhead')
+        row['ratio'] = round(po / so, 3) if so and po is not None and so > 0 else None
+        rows.append(row)
+    return rows
+
+
+def print_churn(runs, kernels, rows):
+    """The churn scenario's table, then what the churner did to the AVC."""
+    both = 'stock' in kernels and 'patched' in kernels
+    info = [r['churner'] for (k, m), r in sorted(runs.items())
+            if m.startswith('churn-')][0]
+    print()
+    print('Permissive churn (BENCH_SCENARIO=churn): on the benchmark\'s CPU, a SCHED_FIFO')
+    print('process of the permissive domain stats one of %d files of %d types every %d us.'
+          % (info['files'], info['files'], info['pause_us']))
+    print('With the AVC cache_threshold at %d nearly every stat is a fresh key: a'
+          % (info['files'] // 2))
+    print('permissive grant, which in the patched kernel empties the per-CPU cache.')
+    print('The figures include the churner\'s instructions; no LSM: the same churner.')
+    w = 30
+    head1 = '%-*s' % (w, 'instructions/op')
+    head2 = '%-*s' % (w, '')
+    for k in kernels:
+        head1 += '| %-26s' % k
+        head2 += '| %8s %8s %8s' % ('no LSM', 'SELinux', '+SELinux')
+    if both:
+        head1 += '| %-9s| %-9s' % ('SELinux', 'overhead')
+        head2 += '| %9s| %9s' % ('pat/stock', 'pat/stock')
+    print(head1)
+    print(head2)
+    print('-' * len(head2))
+    for row in rows:
+        line = '%-*s' % (w, row['description'])
+        for k in kernels:
+            line += '| %8s %8s %8s' % (fmt(row['%s_none' % k]), fmt(row['%s_selinux' % k]),
+                                       ('%+.0f' % row['%s_overhead' % k])
+                                       if row['%s_overhead' % k] is not None else '-')
+        if both:
+            line += '| %9s| %9s' % (fmt(row.get('selinux_ratio'), 2), fmt(row['ratio'], 2))
+        print(line)
+    print()
+    for k in kernels:
+        r = runs.get((k, 'churn-selinux'))
+        if not r:
+            continue
+        c = r['churner']
+        line = '%-8s churner: %d stats' % (k, c['stats'])
+        if 'grants' in c:
+            line += ', %d grants (avc_update_node(): AVC allocations - misses)' % c['grants']
+        print(line)
+        if 'cache_stats' in c:
+            print('%-8s AVC during the run:  %s' % ('', '  '.join(
+                '%s %d' % (f, c['cache_stats'][f]) for f in AVC_FIELDS)))
+        if 'pcpu_cache_stats' in c:
+            p = c['pcpu_cache_stats']
+            print('%-8s per-CPU cache:       %s  (%.1f%% hits)' % ('', '  '.join(
+                '%s %d' % (f, p[f]) for f in PCPU_FIELDS),
+                100.0 * p['hits'] / p['lookups'] if p['lookups'] else 0.0))
 
 
 def main():
@@ -109,21 +255,18 @@ def main():
     runs = {}
     for spec in sys.argv[2:]:
         kernel, mode, path = spec.split(':', 2)
+        if kernel not in KERNELS or mode not in MODES + CHURN_MODES:
+            fail('bad run %s: want KERNEL:MODE:LOG, KERNEL one of %s, MODE one of %s'
+                 % (spec, ' '.join(KERNELS), ' '.join(MODES + CHURN_MODES)))
         runs[(kernel, mode)] = parse(kernel, mode, path)
-    kernels = [k for k in KERNELS if (k, 'none') in runs or (k, 'selinux') in runs]
+    kernels = [k for k in KERNELS if any((k, m) in runs for m in MODES)]
+    churn_kernels = [k for k in KERNELS if any((k, m) in runs for m in CHURN_MODES)]
 
-    rows = []
-    for _, key, desc in TESTS:
-        row = {'test': key, 'description': desc}
-        for k in kernels:
-            for m in MODES:
-                r = runs.get((k, m))
-                row['%s_%s' % (k, m)] = r['results'][key] if r else None
-            a, b = row['%s_selinux' % k], row['%s_none' % k]
-            row['%s_overhead' % k] = round(a - b, 1) if a is not None and b is not None else None
-        so, po = row.get('stock_overhead'), row.get('patched_overhead')
-        row['ratio'] = round(po / so, 3) if so and po is not None and so > 0 else None
-        rows.append(row)
+    rows = make_rows(runs, kernels, TESTS, MODES)
+    churn_rows = make_rows(runs, kernels, CHURN_TESTS, CHURN_MODES) if churn_kernels else []
+    for row in churn_rows:
+        ss, ps = row.get('stock_selinux'), row.get('patched_selinux')
+        row['selinux_ratio'] = round(ps / ss, 3) if ss and ps is not None else None
 
     cols = []
     for k in kernels:
@@ -131,9 +274,10 @@ def main():
     if 'stock' in kernels and 'patched' in kernels:
         cols.append('ratio')
 
+    # The churn rows follow the suite's, in the same columns.
     with open(outdir + '/bench.csv', 'w') as f:
         f.write(','.join(['test', 'description'] + cols) + '\n')
-        for row in rows:
+        for row in rows + churn_rows:
             f.write(','.join([row['test'], '"%s"' % row['description']] +
                              ['' if row[c] is None else str(row[c]) for c in cols]) + '\n')
 
@@ -146,8 +290,19 @@ def main():
                                'denied': r['denied']}
                  for k, r in sorted(runs.items())},
     }
+    if churn_rows:
+        meta['churn'] = {
+            'tests': [row['test'] for row in churn_rows],
+            'description': 'BENCH_SCENARIO=churn: the churn_* tests beside a '
+                           'SCHED_FIFO process in the permissive domain that '
+                           'stats files of more types than the AVC may hold nodes '
+                           '(the *_none columns: lsm=capability, the same churner); '
+                           'selinux_ratio is patched_selinux / stock_selinux',
+            'churner': {'%s_%s' % k: r['churner']
+                        for k, r in sorted(runs.items()) if 'churner' in r},
+        }
     with open(outdir + '/bench.json', 'w') as f:
-        json.dump({'meta': meta, 'tests': rows}, f, indent=2)
+        json.dump({'meta': meta, 'tests': rows + churn_rows}, f, indent=2)
         f.write('\n')
 
     # gnuplot data: test, SELinux overhead per kernel
@@ -186,6 +341,8 @@ def main():
         if 'ratio' in cols:
             line += '| %9s' % fmt(row['ratio'], 2)
         print(line)
+    if churn_rows:
+        print_churn(runs, kernels, churn_rows)
 
 
 if __name__ == '__main__':

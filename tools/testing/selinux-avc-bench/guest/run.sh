@@ -6,8 +6,13 @@
 # Every result line is "SELINUX-AVC-BENCH: RESULT <lmbench-style line>".
 # With BENCH_OP=<op> (make profile) only that benchmark runs, and its
 # measured windows are reported as "SELINUX-AVC-BENCH: WINDOW N ops M".
+# With BENCH_SCENARIO=churn (set by /init, which runs a churner beside it)
+# it runs only the churn subset, and its labels say "Churn" where the
+# programs say "Simple" or "Path walk", so that the rows stay apart from
+# the suite's.
 M=SELINUX-AVC-BENCH
 scale=${BENCH_SCALE:-100}
+scenario=${BENCH_SCENARIO:-}
 cd /tmp || exit 1
 if [ -n "$1" ]; then
 	set -- serun exec "$1"
@@ -18,6 +23,12 @@ n() { echo $(($1 * scale / 100 + 1)); }
 
 run() {
 	$wrap "$@" 2>&1 >/dev/null | while read -r l; do
+		if [ "$scenario" = churn ]; then
+			case $l in
+			"Simple "*) l="Churn ${l#Simple }" ;;
+			"Path walk"*) l="Churn path walk${l#Path walk}" ;;
+			esac
+		fi
 		case $l in
 		"window "*) echo "$M: WINDOW ${l#window }" ;;
 		*) echo "$M: RESULT $l" ;;
@@ -42,6 +53,14 @@ echo "$M: CONTEXT $($wrap /bench/serun context 2>/dev/null || echo none)"
 if [ -n "${BENCH_OP:-}" ]; then
 	export BENCH_WINDOWS=1
 	bench "$BENCH_OP"
+	exit 0
+fi
+if [ "$scenario" = churn ]; then
+	# The checks a churner's permissive grants can slow down (stat,
+	# open, path walk), and read, which makes no AVC check.
+	for op in stat read open pathwalk; do
+		bench $op
+	done
 	exit 0
 fi
 for op in null read write fstat stat open pipe_self pipe unix fs pathwalk; do
