@@ -221,6 +221,27 @@ static void avc_test_avd_eq(struct kunit *test, const struct av_decision *a,
 }
 
 /*
+ * Besides the AVC node's decision, a hit may return the one the server
+ * computed for the key, when permissive grants have widened the node
+ * since the slot was filled: it must allow the request unaudited and
+ * differ from the node's only in allowed permissions outside the request.
+ */
+static bool avc_test_pregrant(const struct av_decision *got,
+			      const struct av_decision *want, u32 ssid,
+			      u32 tsid, u16 tclass, u32 requested)
+{
+	struct av_decision server;
+
+	avc_test_decide(&avc_test_pol, ssid, tsid, tclass, &server);
+	return !memcmp(got, &server, sizeof(server)) &&
+	       !(requested & ~got->allowed) && !(requested & got->auditallow) &&
+	       !(got->allowed & ~want->allowed) &&
+	       got->auditallow == want->auditallow &&
+	       got->auditdeny == want->auditdeny &&
+	       got->flags == want->flags && got->seqno == want->seqno;
+}
+
+/*
  * One check against the reference, through avc_has_perm() if @audit, else
  * avc_has_perm_noaudit().  Returns false on any difference.
  */
@@ -258,7 +279,10 @@ static bool avc_test_check(struct kunit *test, u32 ssid, u32 tsid, u16 tclass,
 				   avc_test_st.rec.tsid == tsid &&
 				   avc_test_st.rec.tclass == tclass));
 	} else {
-		ok = rc == want_rc && !memcmp(&got, &want, sizeof(got));
+		ok = rc == want_rc &&
+		     (!memcmp(&got, &want, sizeof(got)) ||
+		      avc_test_pregrant(&got, &want, ssid, tsid, tclass,
+					requested));
 	}
 	if (!ok) {
 		KUNIT_FAIL(test,
@@ -817,14 +841,83 @@ static void avc_test_generation(struct kunit *test)
 	avc_pcpu_fill(g0, s, t, SECCLASS_FILE, &avd);
 	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, 1, NULL));
 	preempt_enable();
-	/* So does a permissive grant, which changes an AVC node. */
+	/*
+	 * A permissive grant changes an AVC node, but only widens it: the
+	 * generation stays (see avc_test_grant_keeps_slots()).
+	 */
 	perm = avc_test_denied_perm(s, t, &avd);
 	KUNIT_ASSERT_NE(test, perm, 0);
 	avc_test_setenforce(false);
 	g0 = avc_pcpu_gen_begin();
 	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, perm, 0,
 						   &avd), 0);
+	KUNIT_EXPECT_EQ(test, avc_pcpu_gen_begin(), g0);
+	/* Any other change of a decision moves it on. */
+	avc_update_node(AVC_CALLBACK_AUDITALLOW_ENABLE, perm, 0, 0, s, t,
+			SECCLASS_FILE, avd.seqno, NULL, 0);
 	KUNIT_EXPECT_GT(test, avc_pcpu_gen_begin(), g0);
+}
+
+/*
+ * A permissive grant only widens a node's decision, so it leaves the
+ * per-CPU cache alone: a slot filled before it keeps answering what it
+ * allowed, with the decision the security server computed (callers use a
+ * returned decision only through avc_audit_required() with the request
+ * it answered, for which the two agree).  The granted permission is
+ * answered by the AVC, and a later change that is not a grant, even of a
+ * node already changed, kills the slot.
+ */
+static void avc_test_grant_keeps_slots(struct kunit *test)
+{
+	const u32 s = AVC_TEST_SID + 9, t = AVC_TEST_SID + 10;
+	struct av_decision server, want, avd;
+	u32 a = 0, p = 0, audited, denied;
+	unsigned long g0;
+	int salt, rc;
+
+	for (salt = 1; salt < 1000 && !(a && p); salt++) {
+		avc_test_load(salt, false);
+		p = avc_test_denied_perm(s, t, &server);
+		a = server.allowed & ~server.auditallow;
+		a &= -a;
+	}
+	KUNIT_ASSERT_TRUE(test, a && p);
+
+	migrate_disable();
+	/* Fill the slot from the server's decision. */
+	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, a, 0,
+						   &avd), 0);
+	KUNIT_EXPECT_TRUE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, a, NULL));
+	/* Denied, granted for permissive mode, with no generation change. */
+	avc_test_setenforce(false);
+	g0 = avc_pcpu_gen_begin();
+	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, p, 0,
+						   &avd), 0);
+	KUNIT_EXPECT_EQ(test, avc_pcpu_gen_begin(), g0);
+	/* The slot still answers its request, with the server's decision... */
+	KUNIT_EXPECT_TRUE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, a, &avd));
+	avc_test_avd_eq(test, &avd, &server);
+	/* ...which stock, from the granted node, answers the same way. */
+	rc = avc_test_expect(s, t, SECCLASS_FILE, a, 0, &want);
+	audited = avc_audit_required(a, &want, rc, 0, &denied);
+	KUNIT_EXPECT_EQ(test, rc, 0);
+	KUNIT_EXPECT_EQ(test, audited, 0);
+	KUNIT_EXPECT_EQ(test, want.allowed, server.allowed | p);
+	KUNIT_EXPECT_EQ(test, avc_audit_required(a, &avd, 0, 0, &denied), 0);
+	/* The granted permission is the AVC's, and is not cached. */
+	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, p, NULL));
+	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, p, 0,
+						   &avd), 0);
+	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, p, NULL));
+	KUNIT_EXPECT_TRUE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, a, NULL));
+	/* A revocation of the node, already changed by the grant, kills it. */
+	avc_update_node(AVC_CALLBACK_REVOKE, a, 0, 0, s, t, SECCLASS_FILE,
+			server.seqno, NULL, 0);
+	KUNIT_EXPECT_GT(test, avc_pcpu_gen_begin(), g0);
+	KUNIT_EXPECT_FALSE(test, avc_pcpu_probe(s, t, SECCLASS_FILE, a, NULL));
+	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, a,
+						   AVC_STRICT, &avd), -EACCES);
+	migrate_enable();
 }
 
 /* The statistics count hits, misses and fills on this CPU. */
@@ -1251,6 +1344,7 @@ static struct kunit_case avc_test_cases[] = {
 	KUNIT_CASE(avc_test_reset_window),
 	KUNIT_CASE(avc_test_policy_switch),
 	KUNIT_CASE(avc_test_updated_stays_out),
+	KUNIT_CASE(avc_test_grant_keeps_slots),
 	KUNIT_CASE(avc_test_permissive_setenforce),
 	KUNIT_CASE(avc_test_late_grant),
 	KUNIT_CASE(avc_test_audit_counts),
