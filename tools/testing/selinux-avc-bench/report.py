@@ -205,7 +205,8 @@ def print_churn(runs, kernels, rows):
           % (info['files'], info['files'], info['pause_us']))
     print('With the AVC cache_threshold at %d nearly every stat is a fresh key: a'
           % (info['files'] // 2))
-    print('permissive grant, which in the patched kernel empties the per-CPU cache.')
+    print('permissive grant (which emptied the per-CPU cache until grants stopped')
+    print('moving its generation) and an AVC reclaim.')
     print('The figures include the churner\'s instructions; no LSM: the same churner.')
     w = 30
     head1 = '%-*s' % (w, 'instructions/op')
