@@ -14,6 +14,8 @@
 #   BENCH_SCALE=N           percent of the default iteration counts (100)
 #   BENCH_JOBS=N            guests booted in parallel (default: nproc)
 #   BENCH_TIMEOUT=S         seconds before a guest is killed (default 900)
+#   BENCH_CMDLINE="..."     more kernel parameters for every guest (for
+#                           example selinux_avc_pcpu=0)
 #   KERNELS="stock patched" kernels to compare (both by default)
 #   RESULTS=DIR             output directory (default results/, or
 #                           results/<flavor> for flavors other than the default)
@@ -79,7 +81,7 @@ rm -f "$RESULTS"/logs/*.log
 # One guest: boot KERNEL in MODE (selinux, none, churn-selinux or
 # churn-none), console to LOG (bench_guest in lib.sh).
 boot() {
-	local k=$1 mode=$2 log=$3 append="console=ttyS0 quiet BENCH_SCALE=$BENCH_SCALE"
+	local k=$1 mode=$2 log=$3 append="console=ttyS0 quiet BENCH_SCALE=$BENCH_SCALE${BENCH_CMDLINE:+ $BENCH_CMDLINE}"
 	case $mode in
 	churn-*) append="$append BENCH_SCENARIO=churn BENCH_CHURN_PAUSE=$BENCH_CHURN_PAUSE" ;;
 	esac
