@@ -638,6 +638,11 @@ static void avc_test_updated_stays_out(struct kunit *test)
 	/* A second grant of the same permission, as from another CPU. */
 	avc_update_node(AVC_CALLBACK_GRANT, perm, 0, 0, s, t, SECCLASS_FILE,
 			avd.seqno, NULL, 0);
+	/*
+	 * Grants leave the slot filled before them; empty it, as an eviction
+	 * would, so that the check below would fill it from the node.
+	 */
+	avc_pcpu_invalidate();
 	/* The changed node answers from the AVC, and is not cached. */
 	KUNIT_EXPECT_EQ(test, avc_has_perm_noaudit(s, t, SECCLASS_FILE, perm, 0,
 						   &avd), 0);
