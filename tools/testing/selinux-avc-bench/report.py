@@ -194,6 +194,32 @@ def make_rows(runs, kernels, tests, modes):
     return rows
 
 
+def print_table(rows, kernels, extra):
+    """One table: per kernel no LSM, SELinux, overhead; then the extra
+    columns, each (header, second header line, value of a row)."""
+    w = 30
+    head1 = '%-*s' % (w, 'instructions/op')
+    head2 = '%-*s' % (w, '')
+    for k in kernels:
+        head1 += '| %-26s' % k
+        head2 += '| %8s %8s %8s' % ('no LSM', 'SELinux', '+SELinux')
+    for h1, h2, _ in extra:
+        head1 += '| %-9s' % h1
+        head2 += '| %9s' % h2
+    print(head1)
+    print(head2)
+    print('-' * len(head2))
+    for row in rows:
+        line = '%-*s' % (w, row['description'])
+        for k in kernels:
+            line += '| %8s %8s %8s' % (fmt(row['%s_none' % k]), fmt(row['%s_selinux' % k]),
+                                       ('%+.0f' % row['%s_overhead' % k])
+                                       if row['%s_overhead' % k] is not None else '-')
+        for _, _, val in extra:
+            line += '| %9s' % val(row)
+        print(line)
+
+
 def print_churn(runs, kernels, rows):
     """The churn scenario's table, then what the churner did to the AVC."""
     both = 'stock' in kernels and 'patched' in kernels
@@ -208,27 +234,9 @@ def print_churn(runs, kernels, rows):
     print('permissive grant (which emptied the per-CPU cache until grants stopped')
     print('moving its generation) and an AVC reclaim.')
     print('The figures include the churner\'s instructions; no LSM: the same churner.')
-    w = 30
-    head1 = '%-*s' % (w, 'instructions/op')
-    head2 = '%-*s' % (w, '')
-    for k in kernels:
-        head1 += '| %-26s' % k
-        head2 += '| %8s %8s %8s' % ('no LSM', 'SELinux', '+SELinux')
-    if both:
-        head1 += '| %-9s| %-9s' % ('SELinux', 'overhead')
-        head2 += '| %9s| %9s' % ('pat/stock', 'pat/stock')
-    print(head1)
-    print(head2)
-    print('-' * len(head2))
-    for row in rows:
-        line = '%-*s' % (w, row['description'])
-        for k in kernels:
-            line += '| %8s %8s %8s' % (fmt(row['%s_none' % k]), fmt(row['%s_selinux' % k]),
-                                       ('%+.0f' % row['%s_overhead' % k])
-                                       if row['%s_overhead' % k] is not None else '-')
-        if both:
-            line += '| %9s| %9s' % (fmt(row.get('selinux_ratio'), 2), fmt(row['ratio'], 2))
-        print(line)
+    cols = [('SELinux', 'pat/stock', lambda r: fmt(r.get('selinux_ratio'), 2)),
+            ('overhead', 'pat/stock', lambda r: fmt(r['ratio'], 2))]
+    print_table(rows, kernels, cols if both else [])
     print()
     for k in kernels:
         r = runs.get((k, 'churn-selinux'))
@@ -321,27 +329,9 @@ def main():
                 f.write('\n'.join(lines) + '\n')
 
     # The table, lmbench-comparison style.
-    w = 30
-    head1 = '%-*s' % (w, 'instructions/op')
-    head2 = '%-*s' % (w, '')
-    for k in kernels:
-        head1 += '| %-26s' % k
-        head2 += '| %8s %8s %8s' % ('no LSM', 'SELinux', '+SELinux')
-    if 'ratio' in cols:
-        head1 += '| %-9s' % 'overhead'
-        head2 += '| %9s' % 'pat/stock'
-    print(head1)
-    print(head2)
-    print('-' * len(head2))
-    for row in rows:
-        line = '%-*s' % (w, row['description'])
-        for k in kernels:
-            line += '| %8s %8s %8s' % (fmt(row['%s_none' % k]), fmt(row['%s_selinux' % k]),
-                                       ('%+.0f' % row['%s_overhead' % k])
-                                       if row['%s_overhead' % k] is not None else '-')
-        if 'ratio' in cols:
-            line += '| %9s' % fmt(row['ratio'], 2)
-        print(line)
+    print_table(rows, kernels,
+                [('overhead', 'pat/stock', lambda r: fmt(r['ratio'], 2))]
+                if 'ratio' in cols else [])
     if churn_rows:
         print_churn(runs, kernels, churn_rows)
 
