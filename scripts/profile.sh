@@ -17,11 +17,14 @@ lock_build
 
 # row key -> "guest benchmark:window mask" (lat_fs times a warm-up create
 # and unlink, then the measured create (window 3) and unlink (window 4)).
+# macro is per run of the whole script, not per operation.
 declare -A rows=(
 	[null]=null:1 [read]=read:1 [write]=write:1 [stat]=stat:1
 	[fstat]=fstat:1 [open]=open:1 [pipe_self]=pipe_self:1 [pipe]=pipe:1
 	[unix]=unix:1 [fs_create]=fs:4 [fs_unlink]=fs:8
 	[fs_create_unlink]=fs:12 [pathwalk]=pathwalk:1
+	[fork]=fork:1 [exec]=exec:1 [shell]=shell:1 [mmap]=mmap:1
+	[unix_connect]=unix_connect:1 [macro]=macro:1
 )
 op=${1:-}
 [ -n "$op" ] && [ -n "${rows[$op]:-}" ] ||
@@ -95,5 +98,8 @@ for s in "${specs[@]}"; do
 	! grep -aq 'SELINUX-AVC-BENCH: ERROR' "$log" ||
 		die "guest error: $(grep -a 'SELINUX-AVC-BENCH: ERROR' "$log" | head -1)"
 done
-PROFILE_WINDOWS=$mask python3 "$psrc/profile.py" "$op" "$RESULTS" "${specs[@]}"
+# The macro row's window is one run of a whole workload.
+unit=operation
+[ "$op" = macro ] && unit=run
+PROFILE_WINDOWS=$mask PROFILE_UNIT=$unit python3 "$psrc/profile.py" "$op" "$RESULTS" "${specs[@]}"
 msg "results: ${RESULTS#"$TOP"/}/profile-$op.{txt,csv}"

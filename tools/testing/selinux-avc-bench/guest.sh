@@ -34,11 +34,13 @@ cp "$BUSYBOX" "$root/bin/busybox"
 for a in $("$BUSYBOX" --list); do
 	[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
 done
-for b in lat_syscall lat_pipe lat_fs pathwalk churn serun; do
+for b in lat_syscall lat_pipe lat_fs pathwalk churn serun lat_proc lat_mmap \
+	lat_unix_connect lat_make hello; do
 	cp "$G/bin/$b" "$root/bench/$b"
 done
 ln -s ../bench/serun "$root/bin/serun"
 cp "$TOP/tools/testing/selinux-avc-bench/guest/run.sh" "$root/bench/run.sh"
+cp "$TOP/tools/testing/selinux-avc-bench/guest/make.sh" "$root/bench/make.sh"
 cp "$TOP/tools/testing/selinux-avc-bench/guest/init" "$root/init"
 chmod 755 "$root/init"
 cp "$types_h" "$root/usr/include/sys/types.h"

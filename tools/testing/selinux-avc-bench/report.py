@@ -8,7 +8,10 @@ Usage: report.py RESULTS_DIR KERNEL:MODE:LOG...
   KERNEL is stock or patched, MODE is selinux or none, or churn-selinux
   or churn-none for the permissive churn scenario (BENCH_SCENARIO=churn),
   whose rows go to a table of their own and after the suite's rows in
-  bench.csv and bench.json.
+  bench.csv and bench.json.  The macro rows (RUN_TESTS) are per run of a
+  whole workload: a table of their own too, after the per-operation rows
+  in bench.csv and bench.json, and in bench-run.dat (bench.png's second
+  panel) instead of bench.dat.
 Exits 1 with a message when a log is incomplete or a check failed.
 """
 import json
@@ -32,7 +35,19 @@ TESTS = [
     ('File unlink', 'fs_unlink', 'tmpfs unlink'),
     ('File create+unlink', 'fs_create_unlink', 'tmpfs create+unlink'),
     ('Path walk', 'pathwalk', 'stat, 4096 files, depth 4'),
+    ('Process fork+exit', 'fork', 'fork+exit'),
+    ('Process fork+execve', 'exec', 'fork+execve, same domain'),
+    ('Process fork+/bin/sh -c', 'shell', 'fork+/bin/sh -c (busybox)'),
+    ('Mmap file', 'mmap', 'mmap+touch+munmap, 5.7K file'),
+    ('AF_UNIX connect', 'unix_connect', 'AF_UNIX connect+accept'),
 ]
+# Macro rows: one figure per run of a whole workload, not per operation.
+# They print in a table of their own and follow TESTS in bench.csv and
+# bench.json, where each carries its unit.
+RUN_TESTS = [
+    ('Make no-change', 'macro', 'no-change make (sh script)'),
+]
+RUN_UNIT = 'guest instructions per run'
 # The churn scenario's rows (guest/run.sh relabels them), under keys of
 # their own in bench.csv and bench.json.
 CHURN_TESTS = [
@@ -61,7 +76,7 @@ def parse(kernel, mode, path):
     except OSError as e:
         fail('%s %s: cannot read %s: %s' % (kernel, mode, path, e))
     churn = mode.startswith('churn-')
-    tests = CHURN_TESTS if churn else TESTS
+    tests = CHURN_TESTS if churn else TESTS + RUN_TESTS
     run = {'results': {}, 'stats': {}, 'checks': [], 'denied': [],
            'begin': None, 'context': None, 'end': False, 'churn': []}
     for raw in text.splitlines():
@@ -194,15 +209,16 @@ def make_rows(runs, kernels, tests, modes):
     return rows
 
 
-def print_table(rows, kernels, extra):
+def print_table(rows, kernels, extra, unit='instructions/op', cw=8):
     """One table: per kernel no LSM, SELinux, overhead; then the extra
-    columns, each (header, second header line, value of a row)."""
+    columns, each (header, second header line, value of a row).  UNIT
+    heads the first column, CW is the width of a figure."""
     w = 30
-    head1 = '%-*s' % (w, 'instructions/op')
+    head1 = '%-*s' % (w, unit)
     head2 = '%-*s' % (w, '')
     for k in kernels:
-        head1 += '| %-26s' % k
-        head2 += '| %8s %8s %8s' % ('no LSM', 'SELinux', '+SELinux')
+        head1 += '| %-*s' % (3 * cw + 2, k)
+        head2 += '| %*s %*s %*s' % (cw, 'no LSM', cw, 'SELinux', cw, '+SELinux')
     for h1, h2, _ in extra:
         head1 += '| %-9s' % h1
         head2 += '| %9s' % h2
@@ -212,8 +228,8 @@ def print_table(rows, kernels, extra):
     for row in rows:
         line = '%-*s' % (w, row['description'])
         for k in kernels:
-            line += '| %8s %8s %8s' % (fmt(row['%s_none' % k]), fmt(row['%s_selinux' % k]),
-                                       ('%+.0f' % row['%s_overhead' % k])
+            line += '| %*s %*s %*s' % (cw, fmt(row['%s_none' % k]), cw, fmt(row['%s_selinux' % k]),
+                                       cw, ('%+.0f' % row['%s_overhead' % k])
                                        if row['%s_overhead' % k] is not None else '-')
         for _, _, val in extra:
             line += '| %9s' % val(row)
@@ -272,6 +288,9 @@ def main():
     churn_kernels = [k for k in KERNELS if any((k, m) in runs for m in CHURN_MODES)]
 
     rows = make_rows(runs, kernels, TESTS, MODES)
+    run_rows = make_rows(runs, kernels, RUN_TESTS, MODES)
+    for row in run_rows:
+        row['unit'] = RUN_UNIT
     churn_rows = make_rows(runs, kernels, CHURN_TESTS, CHURN_MODES) if churn_kernels else []
     for row in churn_rows:
         ss, ps = row.get('stock_selinux'), row.get('patched_selinux')
@@ -283,17 +302,23 @@ def main():
     if 'stock' in kernels and 'patched' in kernels:
         cols.append('ratio')
 
-    # The churn rows follow the suite's, in the same columns.
+    # The per-run rows follow the per-operation ones, and the churn rows
+    # follow the suite's, in the same columns.
     with open(outdir + '/bench.csv', 'w') as f:
         f.write(','.join(['test', 'description'] + cols) + '\n')
-        for row in rows + churn_rows:
-            f.write(','.join([row['test'], '"%s"' % row['description']] +
+        for row in rows + run_rows + churn_rows:
+            desc = row['description']
+            if 'unit' in row:
+                desc += ' (%s)' % row['unit'].replace('guest ', '')
+            f.write(','.join([row['test'], '"%s"' % desc] +
                              ['' if row[c] is None else str(row[c]) for c in cols]) + '\n')
 
     meta = {
         'unit': 'guest instructions per operation (qemu TCG -icount shift=0: 1 ns = 1 instruction)',
         'modes': {'selinux': 'SELinux enforcing, benchmark confined',
                   'none': 'lsm=capability'},
+        'per_run': {row['test']: '%s: one whole run of the workload, not '
+                    'one operation' % RUN_UNIT for row in run_rows},
         'runs': {'%s_%s' % k: {'begin': r['begin'], 'context': r['context'],
                                'checks': r['checks'], 'stats': r['stats'],
                                'denied': r['denied']}
@@ -311,16 +336,18 @@ def main():
                         for k, r in sorted(runs.items()) if 'churner' in r},
         }
     with open(outdir + '/bench.json', 'w') as f:
-        json.dump({'meta': meta, 'tests': rows + churn_rows}, f, indent=2)
+        json.dump({'meta': meta, 'tests': rows + run_rows + churn_rows}, f, indent=2)
         f.write('\n')
 
-    # gnuplot data: test, SELinux overhead per kernel
-    with open(outdir + '/bench.dat', 'w') as f:
-        f.write('# test ' + ' '.join('%s_overhead' % k for k in kernels) + '\n')
-        for row in rows:
-            f.write(row['test'] + ' ' + ' '.join(
-                fmt(row['%s_overhead' % k], 1) if row['%s_overhead' % k] is not None else '0'
-                for k in kernels) + '\n')
+    # gnuplot data: test, SELinux overhead per kernel; the per-run rows
+    # in a file of their own (a panel of their own in bench.png).
+    for name, dat_rows in (('bench.dat', rows), ('bench-run.dat', run_rows)):
+        with open(outdir + '/' + name, 'w') as f:
+            f.write('# test ' + ' '.join('%s_overhead' % k for k in kernels) + '\n')
+            for row in dat_rows:
+                f.write(row['test'] + ' ' + ' '.join(
+                    fmt(row['%s_overhead' % k], 1) if row['%s_overhead' % k] is not None else '0'
+                    for k in kernels) + '\n')
 
     with open(outdir + '/avc_stats.txt', 'w') as f:
         for (k, m), r in sorted(runs.items()):
@@ -329,9 +356,12 @@ def main():
                 f.write('\n'.join(lines) + '\n')
 
     # The table, lmbench-comparison style.
-    print_table(rows, kernels,
-                [('overhead', 'pat/stock', lambda r: fmt(r['ratio'], 2))]
-                if 'ratio' in cols else [])
+    ratio = ([('overhead', 'pat/stock', lambda r: fmt(r['ratio'], 2))]
+             if 'ratio' in cols else [])
+    print_table(rows, kernels, ratio)
+    if run_rows:
+        print()
+        print_table(run_rows, kernels, ratio, unit='instructions per run', cw=10)
     if churn_rows:
         print_churn(runs, kernels, churn_rows)
 

@@ -8,7 +8,9 @@ Usage: profile.py OP OUTDIR KERNEL:MODE:COUNTS:LOG:BUILDDIR...
   COUNTS    the plugin's output file; LOG the guest console log (its
             "WINDOW N ops M" lines give the operations per window)
   BUILDDIR  the kernel's O= directory (vmlinux and security/*.o)
-Environment: PROFILE_WINDOWS, the window mask the plugin was given.
+Environment: PROFILE_WINDOWS, the window mask the plugin was given;
+PROFILE_UNIT, what a window's "ops" count ("operation", the default, or
+"run" for a macro row whose window is one run of a whole workload).
 Writes OUTDIR/profile-OP.txt and OUTDIR/profile-OP.csv; prints the table.
 """
 import bisect
@@ -20,6 +22,8 @@ import sys
 
 MARK = 'SELINUX-AVC-BENCH: '
 OTHER_MIN = 5.0
+# The same for a macro row (PROFILE_UNIT=run), per run of ~10^8 instructions.
+OTHER_MIN_RUN = 10000.0
 
 
 def fail(msg):
@@ -121,6 +125,8 @@ def main():
         fail(__doc__)
     op, outdir = sys.argv[1], sys.argv[2]
     mask = int(os.environ.get('PROFILE_WINDOWS', '1'), 0)
+    unit = os.environ.get('PROFILE_UNIT', 'operation')
+    other_min = OTHER_MIN if unit == 'operation' else OTHER_MIN_RUN
     runs, symcache = {}, {}
     for spec in sys.argv[3:]:
         kernel, mode, data = load(spec, mask, symcache)
@@ -155,8 +161,8 @@ def main():
     rows.sort(key=lambda r: (-max(r[3]), r[0]))
 
     lines = []
-    title = ('%s: guest instructions per operation, SELinux enforcing minus '
-             'lsm=capability' % op)
+    title = ('%s: guest instructions per %s, SELinux enforcing minus '
+             'lsm=capability' % (op, unit))
     lines.append(title)
     lines.append('(qemu TCG plugin count inside the measured window; '
                  'inlined code counts in its caller)')
@@ -189,12 +195,12 @@ def main():
             continue
         deltas = [get(k, 'selinux', name) - get(k, 'none', name)
                   for k in kernels]
-        if max(abs(d) for d in deltas) >= OTHER_MIN:
+        if max(abs(d) for d in deltas) >= other_min:
             other.append((name, deltas))
     if other:
         other.sort(key=lambda r: (-max(abs(d) for d in r[1]), r[0]))
         lines.append('elsewhere in the kernel, where |SELinux - none| >= %g:'
-                     % OTHER_MIN)
+                     % other_min)
         for name, deltas in other:
             line = '  %-67s' % name[:67]
             for d in deltas:
@@ -210,7 +216,7 @@ def main():
     for mode in ('none', 'selinux'):
         total_line('kernel total, %s' % mode,
                    [runs[(k, mode)]['kernel'] for k in kernels])
-    total_line('operations counted',
+    total_line('operations counted' if unit == 'operation' else '%ss counted' % unit,
                [runs[(k, 'selinux')]['ops'] for k in kernels])
     text = '\n'.join(lines) + '\n'
     os.makedirs(outdir, exist_ok=True)

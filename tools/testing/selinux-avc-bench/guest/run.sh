@@ -45,6 +45,12 @@ bench() {
 	pipe|unix) run /bench/lat_pipe -N "$(n 20000)" "$1" ;;
 	fs) run /bench/lat_fs -N "$(n 10000)" /tmp ;;
 	pathwalk) run /bench/pathwalk -N "$(n 5)" /tmp ;;
+	fork) run /bench/lat_proc -N "$(n 2000)" fork ;;
+	exec) run /bench/lat_proc -N "$(n 1000)" exec ;;
+	shell) run /bench/lat_proc -N "$(n 500)" shell ;;
+	mmap) run /bench/lat_mmap -N "$(n 20000)" ;;
+	unix_connect) run /bench/lat_unix_connect -N "$(n 5000)" /tmp ;;
+	macro) run /bench/lat_make -N "$(n 2)" /tmp /bench/make.sh ;;
 	*) echo "$M: ERROR unknown benchmark '$1'" ;;
 	esac
 }
@@ -63,6 +69,7 @@ if [ "$scenario" = churn ]; then
 	done
 	exit 0
 fi
-for op in null read write fstat stat open pipe_self pipe unix fs pathwalk; do
+for op in null read write fstat stat open pipe_self pipe unix fs pathwalk \
+	fork exec shell mmap unix_connect macro; do
 	bench $op
 done
