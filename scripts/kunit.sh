@@ -22,7 +22,9 @@ out=$OUTDIR/$variant-kunit-$arch
 log=$BUILD/logs/kunit-$SRCID-$variant-$arch.log
 mkdir -p "$BUILD/logs" "$OUTDIR"
 cc=gcc
-smp=(--qemu_args "-smp 2" --kconfig_add CONFIG_SMP=y --kconfig_add CONFIG_HOTPLUG_CPU=y)
+# Jump labels, as distributions build x86_64 and arm64 (UML has none).
+smp=(--qemu_args "-smp 2" --kconfig_add CONFIG_SMP=y --kconfig_add CONFIG_HOTPLUG_CPU=y
+     --kconfig_add CONFIG_JUMP_LABEL=y)
 args=(run --kunitconfig security/selinux --build_dir "$out" --jobs "$JOBS" --timeout 1800)
 case $arch in
 um) ;;

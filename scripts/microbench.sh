@@ -25,6 +25,7 @@ for arch in $arches; do
 	if [ "$arch" = x86_64 ]; then
 		args+=(--arch x86_64 --kconfig_add CONFIG_SMP=y
 		       --kconfig_add CONFIG_HOTPLUG_CPU=y
+		       --kconfig_add CONFIG_JUMP_LABEL=y
 		       --qemu_args "-smp 2 -icount shift=0,sleep=off")
 		unit=instructions
 	fi
