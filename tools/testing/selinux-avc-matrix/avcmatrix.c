@@ -32,6 +32,20 @@
  * same domain and the same cases: a kernel that keeps a decision across
  * that change answers the next phase's first cases from it.  Every other
  * domain, the always-permissive one in particular, runs before the tail.
+ *
+ * A relabel phase ("relabel=FROM,TO" in phases.conf; FROM and TO are
+ * "base", the types of objects.conf, or a map of "relabel MAP TYPE NEW"
+ * lines in objects.conf) runs every domain (the tail too) twice on the
+ * same objects: a warm-up child on objects labelled FROM, whose results
+ * and audit records are dropped, then the parent puts the objects back
+ * as the fixtures had them (what the warm-up created is removed, what it
+ * removed is made again; the files, directories, FIFOs and socket files
+ * it used keep their inodes, the inherited descriptors stay open in the
+ * parent, the listeners keep listening) and relabels all of them to TO
+ * with setxattr, and the recorded child runs.  Its cases find the inodes,
+ * open files and sockets with the decisions the warm-up left on them,
+ * taken for the old label; they must be decided for the new one.
+ * Results keep the objects.conf type as the case's name.
  */
 #include "common.h"
 
@@ -62,6 +76,9 @@
 struct config {
 	char *v[5][MAXT];
 	int n[5];
+	/* "relabel MAP TYPE NEW" lines */
+	char *map[4 * MAXT][3];
+	int nmap;
 };
 
 enum { K_DOMAIN, K_FILE, K_DIR, K_FIFO, K_SOCK };
@@ -77,8 +94,22 @@ static void read_config(void)
 	if (!f)
 		die("open /matrix/objects.conf");
 	while (fgets(line, sizeof(line), f)) {
+		char from[64], to[64];
+
 		if (line[0] == '#' || sscanf(line, "%31s %63s", kind, name) != 2)
 			continue;
+		if (!strcmp(kind, "relabel")) {
+			if (sscanf(line, "%*s %*s %63s %63s", from, to) != 2 ||
+			    cfg.nmap == 4 * MAXT) {
+				errno = EINVAL;
+				die("objects.conf: bad line '%s'", line);
+			}
+			cfg.map[cfg.nmap][0] = strdup(name);
+			cfg.map[cfg.nmap][1] = strdup(from);
+			cfg.map[cfg.nmap][2] = strdup(to);
+			cfg.nmap++;
+			continue;
+		}
 		for (k = 0; k < 5; k++)
 			if (!strcmp(kind, kinds[k]))
 				break;
@@ -90,6 +121,22 @@ static void read_config(void)
 	}
 	fclose(f);
 }
+
+/* The label of objects of objects.conf type TYPE under MAP ("base": TYPE) */
+static const char *lt(const char *map, const char *type)
+{
+	int i;
+
+	if (!map || !strcmp(map, "base"))
+		return type;
+	for (i = 0; i < cfg.nmap; i++)
+		if (!strcmp(cfg.map[i][0], map) && !strcmp(cfg.map[i][1], type))
+			return cfg.map[i][2];
+	return type;
+}
+
+/* Relabel phase: the labels of the warm-up run and of the recorded run */
+static char *relabel_from, *relabel_to;
 
 static int domain_index(const char *name)
 {
@@ -110,9 +157,10 @@ static int domain_index(const char *name)
  */
 static void read_leads(const char *phase, int *lead, int *tail)
 {
-	char line[256], name[64], dom[64];
+	char line[256], name[64], dom[64], opt[4][64];
 	FILE *f = fopen("/matrix/phases.conf", "re");
-	int found = 0;
+	int found = 0, n, i;
+	char *comma;
 
 	if (!f)
 		die("open /matrix/phases.conf");
@@ -126,6 +174,20 @@ static void read_leads(const char *phase, int *lead, int *tail)
 		if (!strcmp(name, phase)) {
 			*lead = *tail = domain_index(dom);
 			found = 1;
+			n = sscanf(line, "%*s %*s %*s %*s %*s %63s %63s %63s %63s",
+				   opt[0], opt[1], opt[2], opt[3]);
+			for (i = 0; i < n; i++) {
+				if (strncmp(opt[i], "relabel=", 8))
+					continue;
+				comma = strchr(opt[i], ',');
+				if (!comma) {
+					errno = EINVAL;
+					die("phases.conf: %s: want relabel=FROM,TO", phase);
+				}
+				*comma = '\0';
+				relabel_from = strdup(opt[i] + 8);
+				relabel_to = strdup(comma + 1);
+			}
 		}
 	}
 	fclose(f);
@@ -488,7 +550,8 @@ static void mkfile(const char *path, const char *type, const char *from)
 	label(path, type);
 }
 
-static void fixtures(void)
+/* Build fresh fixtures, objects of type T labelled lt(MAP, T). */
+static void fixtures(const char *map)
 {
 	char p[256];
 	const char *t;
@@ -504,33 +567,95 @@ static void fixtures(void)
 		snprintf(p, sizeof(p), W "/f/%s", t);
 		mkdir_l(p, "mwork_t");
 		snprintf(p, sizeof(p), W "/f/%s/obj", t);
-		mkfile(p, t, EXIT0);
+		mkfile(p, lt(map, t), EXIT0);
 		snprintf(p, sizeof(p), W "/f/%s/fdobj", t);
-		mkfile(p, t, NULL);
+		mkfile(p, lt(map, t), NULL);
 		snprintf(p, sizeof(p), W "/f/%s/u", t);
-		mkfile(p, t, NULL);
+		mkfile(p, lt(map, t), NULL);
 		snprintf(p, sizeof(p), W "/f/%s/r", t);
-		mkfile(p, t, NULL);
+		mkfile(p, lt(map, t), NULL);
 	}
 	for (i = 0; i < cfg.n[K_DIR]; i++) {
 		t = cfg.v[K_DIR][i];
 		snprintf(p, sizeof(p), W "/d/%s", t);
-		mkdir_l(p, t);
+		mkdir_l(p, lt(map, t));
 		snprintf(p, sizeof(p), W "/d/%s/e", t);
 		mkfile(p, "mwork_t", NULL);
 		snprintf(p, sizeof(p), W "/d/%s/sub", t);
-		mkdir_l(p, t);
+		mkdir_l(p, lt(map, t));
 		snprintf(p, sizeof(p), W "/d/%s/victim", t);
-		mkfile(p, t, NULL);
+		mkfile(p, lt(map, t), NULL);
 		snprintf(p, sizeof(p), W "/d/%s/ren", t);
-		mkfile(p, t, NULL);
+		mkfile(p, lt(map, t), NULL);
 	}
 	for (i = 0; i < cfg.n[K_FIFO]; i++) {
 		t = cfg.v[K_FIFO][i];
 		snprintf(p, sizeof(p), W "/p/%s", t);
 		if (mknod(p, S_IFIFO | 0666, 0))
 			die("mkfifo %s", p);
-		label(p, t);
+		label(p, lt(map, t));
+	}
+}
+
+static void unlink_f(const char *fmt, const char *t)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), fmt, t);
+	if (unlink(p) && errno != ENOENT)
+		die("unlink %s", p);
+}
+
+/*
+ * Relabel phase, after the warm-up child: undo what it did to the
+ * fixtures (remove what it created, make again what it removed: those
+ * are new inodes), keep the objects it used (the same inodes), then
+ * label every object of type T lt(MAP, T), in place.
+ */
+static void relabel_fixtures(const char *map)
+{
+	char p[256];
+	const char *t, *nt;
+	int i;
+
+	for (i = 0; i < cfg.n[K_FILE]; i++) {
+		t = cfg.v[K_FILE][i];
+		nt = lt(map, t);
+		unlink_f(W "/f/%s/r2", t);
+		snprintf(p, sizeof(p), W "/f/%s/obj", t);
+		if (chmod(p, 0755))
+			die("chmod %s", p);
+		label(p, nt);
+		snprintf(p, sizeof(p), W "/f/%s/fdobj", t);
+		label(p, nt);
+		snprintf(p, sizeof(p), W "/f/%s/u", t);
+		mkfile(p, nt, NULL);
+		snprintf(p, sizeof(p), W "/f/%s/r", t);
+		mkfile(p, nt, NULL);
+	}
+	for (i = 0; i < cfg.n[K_DIR]; i++) {
+		t = cfg.v[K_DIR][i];
+		nt = lt(map, t);
+		snprintf(p, sizeof(p), W "/d/%s/nd", t);
+		if (rmdir(p) && errno != ENOENT)
+			die("rmdir %s", p);
+		unlink_f(W "/d/%s/nf", t);
+		unlink_f(W "/d/%s/ff", t);
+		unlink_f(W "/d/%s/sk", t);
+		unlink_f(W "/d/%s/ren2", t);
+		snprintf(p, sizeof(p), W "/d/%s", t);
+		label(p, nt);
+		snprintf(p, sizeof(p), W "/d/%s/sub", t);
+		mkdir_l(p, nt);
+		snprintf(p, sizeof(p), W "/d/%s/victim", t);
+		mkfile(p, nt, NULL);
+		snprintf(p, sizeof(p), W "/d/%s/ren", t);
+		mkfile(p, nt, NULL);
+	}
+	for (i = 0; i < cfg.n[K_FIFO]; i++) {
+		t = cfg.v[K_FIFO][i];
+		snprintf(p, sizeof(p), W "/p/%s", t);
+		label(p, lt(map, t));
 	}
 }
 
@@ -562,6 +687,25 @@ static void open_inherited(void)
 	}
 }
 
+/* Leave one byte in each inherited FIFO again, as open_inherited() did. */
+static void refill_inherited(void)
+{
+	char c;
+	int i, fl;
+
+	for (i = 0; i < cfg.n[K_FIFO]; i++) {
+		fl = fcntl(FD_P(i), F_GETFL);
+		if (fl < 0 || fcntl(FD_P(i), F_SETFL, fl | O_NONBLOCK))
+			die("fcntl fifo");
+		while (read(FD_P(i), &c, 1) == 1)
+			;
+		if (errno != EAGAIN)
+			die("drain fifo");
+		if (write(FD_P(i), "x", 1) != 1 || fcntl(FD_P(i), F_SETFL, fl))
+			die("refill fifo");
+	}
+}
+
 static void close_inherited(void)
 {
 	int i;
@@ -575,6 +719,20 @@ static void close_inherited(void)
 }
 
 static int listeners[2 * MAXT];
+
+/* Label the listeners' socket files lt(MAP, T) */
+static void label_listeners(const char *map)
+{
+	char p[256];
+	int i, k;
+
+	for (i = 0; i < cfg.n[K_SOCK]; i++)
+		for (k = 0; k < 2; k++) {
+			snprintf(p, sizeof(p), SOCKDIR "/%s.%s",
+				 cfg.v[K_SOCK][i], k ? "dg" : "st");
+			label(p, lt(map, cfg.v[K_SOCK][i]));
+		}
+}
 
 static void make_listeners(void)
 {
@@ -748,7 +906,7 @@ static int collect_audit(int kmsg, int *marks)
 static int run(const char *phase, const char *outpath)
 {
 	int kmsg, pfd[2], i, d, dom, tail, status, problems = 0, total = 0;
-	int lead = -1, tdom = -1;
+	int lead = -1, tdom = -1, warm, nwarm, wmarks[MAXT] = { 0 };
 	int marks[MAXT] = { 0 }, tmarks[MAXT] = { 0 }, nmain = 0;
 	char tphase[128];
 	char *argv[] = { SELF, "child", NULL };
@@ -771,6 +929,8 @@ static int run(const char *phase, const char *outpath)
 	mkfile(MARK, "mmark_t", NULL);
 	mkfile(SENTINEL, "msent_t", NULL);
 	make_listeners();
+	if (relabel_from)
+		label_listeners(relabel_from);
 	buf = malloc(cap);
 	if (!buf)
 		die("malloc");
@@ -795,27 +955,53 @@ static int run(const char *phase, const char *outpath)
 			problems += collect_audit(kmsg, marks);
 			nmain = nrecs;
 		}
-		fixtures();
-		open_inherited();
-		if (pipe2(pfd, O_CLOEXEC))
-			die("pipe");
-		pfd[0] = hi(pfd[0]);
-		pfd[1] = hi(pfd[1]);
-		pid = spawn_in(cfg.v[K_DOMAIN][dom], argv, pfd[1]);
-		close(pfd[1]);
-		len = 0;
-		while ((n = read(pfd[0], buf + len, cap - 1 - len)) > 0)
-			len += n;
-		buf[len] = '\0';
-		close(pfd[0]);
-		if (waitpid(pid, &status, 0) != pid)
-			die("waitpid");
-		close_inherited();
-		drain_listeners();
-		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-			errno = EIO;
-			die("child in %s failed (status 0x%x)", cfg.v[K_DOMAIN][dom], status);
+		if (relabel_from) {
+			/*
+			 * Take the records so far (earlier domains' runs), so
+			 * that dropping the warm-up's below drops only those.
+			 */
+			if (stat(SENTINEL, &st))
+				die("stat " SENTINEL);
+			problems += collect_audit(kmsg, tail ? tmarks : marks);
 		}
+		fixtures(relabel_from);
+		open_inherited();
+		/* warm: the relabel phase's warm-up child, then the recorded one */
+		for (warm = !!relabel_from; warm >= 0; warm--) {
+			if (pipe2(pfd, O_CLOEXEC))
+				die("pipe");
+			pfd[0] = hi(pfd[0]);
+			pfd[1] = hi(pfd[1]);
+			pid = spawn_in(cfg.v[K_DOMAIN][dom], argv, pfd[1]);
+			close(pfd[1]);
+			len = 0;
+			while ((n = read(pfd[0], buf + len, cap - 1 - len)) > 0)
+				len += n;
+			buf[len] = '\0';
+			close(pfd[0]);
+			if (waitpid(pid, &status, 0) != pid)
+				die("waitpid");
+			drain_listeners();
+			if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+				errno = EIO;
+				die("%schild in %s failed (status 0x%x)", warm ? "warm-up " : "",
+				    cfg.v[K_DOMAIN][dom], status);
+			}
+			if (!warm)
+				break;
+			/* Drop the warm-up's audit records, then relabel. */
+			if (stat(SENTINEL, &st))
+				die("stat " SENTINEL);
+			nwarm = nrecs;
+			problems += collect_audit(kmsg, wmarks);
+			nrecs = nwarm;
+			refill_inherited();
+			relabel_fixtures(relabel_to);
+			label_listeners(relabel_to);
+		}
+		close_inherited();
+		if (relabel_from)	/* the next domain's warm-up: FROM again */
+			label_listeners(relabel_from);
 		for (line = strtok_r(buf, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save)) {
 			if ((tail ? ntcases : ncases[dom]) == MAXREC) {

@@ -24,6 +24,13 @@ a list of steps, each a set of (target, class, permissions) checks; the
 first step with a denied permission decides the outcome.  The model is
 deliberately separate from the kernel's code: a mistake both kernels share
 shows up as a mismatch against it.
+
+A relabel phase (relabel=FROM,TO in phases.conf) relabels the objects a
+warm-up run of the same domain has just used from FROM to TO (maps of
+"relabel MAP TYPE NEW" lines in objects.conf; "base": no change) before
+the recorded run: its cases keep the objects.conf type as their name and
+are predicted for the type TO gives it.  The summary says how many
+outcomes the relabel changed against the phase before.
 """
 import re
 import sys
@@ -232,12 +239,31 @@ KCLASS = {'file': 'file', 'dir': 'dir', 'fifo': 'fifo_file',
 
 
 def read_objects(path):
+    """-> {kind: [types]}; objs['relabel']: [(map, type, new type)]"""
     objs = defaultdict(list)
     for line in open(path):
         f = line.split()
         if f and not f[0].startswith('#'):
-            objs[f[0]].append(f[1])
+            if f[0] == 'relabel':
+                if len(f) != 4:
+                    sys.exit(f'{path}: "{line.strip()}": want relabel MAP TYPE NEW')
+                objs['relabel'].append(tuple(f[1:4]))
+            else:
+                objs[f[0]].append(f[1])
     return objs
+
+
+def relabelled(objs, mapname, T):
+    """the label objects of objects.conf type T have under map MAPNAME"""
+    if mapname in (None, 'base'):
+        return T
+    maps = {m for m, _, _ in objs['relabel']}
+    if mapname not in maps:
+        sys.exit(f'phases.conf: relabel map {mapname} is not in objects.conf')
+    for m, t, n in objs['relabel']:
+        if m == mapname and t == T:
+            return n
+    return T
 
 
 def read_phases(path):
@@ -247,8 +273,17 @@ def read_phases(path):
         if f and not f[0].startswith('#'):
             if len(f) < 5:
                 sys.exit(f'{path}: "{line.strip()}": want NAME POLICY ENFORCE BOOL LEAD [SAME_AS]')
-            phases.append({'name': f[0], 'policy': f[1], 'enforce': f[2] == '1',
-                           'bool': f[3] == '1', 'lead': f[4], 'same': f[5] if len(f) > 5 else None})
+            ph = {'name': f[0], 'policy': f[1], 'enforce': f[2] == '1',
+                  'bool': f[3] == '1', 'lead': f[4], 'same': None, 'relabel': None}
+            for x in f[5:]:
+                if x.startswith('relabel='):
+                    r = x[len('relabel='):].split(',')
+                    if len(r) != 2:
+                        sys.exit(f'{path}: "{line.strip()}": want relabel=FROM,TO')
+                    ph['relabel'] = tuple(r)
+                else:
+                    ph['same'] = x
+            phases.append(ph)
     # the tail run at the end of a phase repeats the next phase's lead
     for ph, nxt in zip(phases, phases[1:] + phases[-1:]):
         ph['tail'] = nxt['lead']
@@ -274,9 +309,11 @@ def predict(policydir, objs, phases):
             pols[ph['policy']] = Policy(f"{policydir}/{ph['policy']}.conf")
         pol = pols[ph['policy']]
         av = pol.compute({'m_bool': ph['bool']})
-        for dom, kind, T, op in cases(objs):
+        to = ph['relabel'][1] if ph['relabel'] else None
+        for dom, kind, name, op in cases(objs):
             free = not ph['enforce'] or dom in pol.permissive
-            key = (ph['name'], dom, kind, T, op)
+            key = (ph['name'], dom, kind, name, op)
+            T = relabelled(objs, to, name) if kind != 'self' else name
             stp, ok = steps(kind, op, T)
             out = ok
             for fail, checks in stp:
@@ -433,6 +470,11 @@ def check(policydir, objects, phasesf, summary, runs):
                 if res.get(k2) != res[key]:
                     fail(f'REPEAT {k}: {fmt(k2)}: {res.get(k2)}, but {ph["same"]} gave {res[key]}')
             akeys = {x[1:] for x in aud if x[0] in (ph['same'], ph['name'])}
+            if ph['relabel']:
+                # a relabel phase's warm-up has already met a permissive
+                # domain's denials: the grants that silence them stay
+                pol = Policy(f"{policydir}/{ph['policy']}.conf")
+                akeys = {x for x in akeys if ph['enforce'] and x[0] not in pol.permissive}
             for key in sorted(akeys):
                 if aud.get((ph['same'],) + key, []) != aud.get((ph['name'],) + key, []):
                     fail(f'REPEAT-AUDIT {k}: {ph["name"]} {" ".join(key)}: records differ from {ph["same"]}')
@@ -475,13 +517,38 @@ def check(policydir, objects, phasesf, summary, runs):
         lines.append(f'  phase {ph["name"]:<11} policy={ph["policy"]} enforce={int(ph["enforce"])} '
                      f'm_bool={int(ph["bool"])}: {per_phase[ph["name"]]} cases, '
                      f'{counts["ok"]} allowed, {counts["denied"]} denied (expected)'
-                     + (f', must equal {ph["same"]}' if ph['same'] else ''))
+                     + (f', must equal {ph["same"]}' if ph['same'] else '')
+                     + (f', objects relabelled {"->".join(ph["relabel"])}' if ph['relabel'] else ''))
     for k in kernels:
         res, aud, info, tres, taud = data[k]
         nrec = sum(len(v) for v in aud.values()) + sum(len(v) for v in taud.values())
         lines.append(f'  {k}: {len(res)} results + {len(tres)} tail, {nrec} audit records '
                      f'({sum(int(i.get("records", 0)) for i in info.values())} reported by the guest)')
     lines.append(f'  audit predictions checked: {len(exp_aud)} cases per kernel')
+    # what each relabel phase changed against the phase before it
+    for prev, ph in zip(phases, phases[1:]):
+        if not ph['relabel']:
+            continue
+        if (prev['policy'], prev['enforce'], prev['bool']) != \
+                (ph['policy'], ph['enforce'], ph['bool']):
+            fail(f'CONFIG: relabel phase {ph["name"]}: policy, enforce and m_bool must be '
+                 f'those of {prev["name"]}, so that only the relabel changes outcomes')
+        ex = [x for x in exp if x[0] == ph['name']]
+        chg = [x for x in ex if exp[(prev['name'],) + x[1:]] != exp[x]]
+        lead = [x for x in chg if x[1] == ph['lead']]
+
+        def grant(x):
+            return exp[x] in ('ok', 'ENOTTY')
+        lines.append(f'  relabel {ph["name"]} ({"->".join(ph["relabel"])}): {len(chg)} of {len(ex)} '
+                     f'expected outcomes differ from {prev["name"]} '
+                     f'({sum(1 for x in chg if not grant(x))} now denied, '
+                     f'{sum(1 for x in chg if grant(x))} now allowed; lead {ph["lead"]}: '
+                     f'{sum(1 for x in lead if not grant(x))} denied, {sum(1 for x in lead if grant(x))} allowed)')
+        for k in kernels:
+            res = data[k][0]
+            got = sum(1 for x in ex if x in res and (prev['name'],) + x[1:] in res
+                      and res[(prev['name'],) + x[1:]] != res[x])
+            lines.append(f'    {k}: {got} outcomes differ from {prev["name"]}')
     lines.append('  tail runs (the next phase\'s lead domain again at the end of each phase: '
                  + ', '.join(f'{ph["name"]}->{ph["tail"]}' for ph in phases) + '): '
                  f'{ntail // max(len(kernels), 1)} results per kernel must repeat the phase\'s')
