@@ -14,8 +14,17 @@
  * get a fixed environment, so that the figures do not depend on what the
  * caller's environment holds.  Results go to stderr in lmbench's format,
  * e.g. "Process fork+exit: 123.4567 microseconds".
+ *
+ * lat_proc runs, and starts its children, without address space layout
+ * randomization: it sets ADDR_NO_RANDOMIZE and execs itself again before
+ * it measures, so that its own layout is fixed too.  With randomization
+ * every boot draws other addresses for the stack, the mmap base and the
+ * heap, and so needs other page-table pages for each child (whether two
+ * areas share a PUD, PMD or PTE page), which moved a fork by up to about
+ * 5,000 instructions from boot to boot.
  */
 #include <unistd.h>
+#include <sys/personality.h>
 #include <sys/wait.h>
 
 #include "bench.h"
@@ -80,6 +89,27 @@ static void run(const struct op *op, unsigned long n)
 	}
 }
 
+/*
+ * Re-exec @argv without layout randomization, once: the personality flag
+ * is kept across execve() (the exec stays in the caller's domain, so no
+ * secure exec clears it) and inherited by the children.  run.sh starts
+ * lat_proc by its absolute path, which the re-exec uses.
+ */
+static void no_randomize(char **argv)
+{
+	const char *self = strchr(argv[0], '/') ? argv[0] : "/proc/self/exe";
+	int pers = personality(0xffffffff);
+
+	if (pers < 0)
+		die("personality");
+	if (pers & ADDR_NO_RANDOMIZE)
+		return;
+	if (personality(pers | ADDR_NO_RANDOMIZE) < 0)
+		die("personality(ADDR_NO_RANDOMIZE)");
+	execv(self, argv);
+	die("re-exec of %s without layout randomization", argv[0]);
+}
+
 static void __noreturn print_usage(void)
 {
 	fprintf(stderr, "usage: lat_proc [-N iters] [-p prog] fork|exec|shell\n");
@@ -114,6 +144,7 @@ int main(int argc, char **argv)
 			op = &ops[i];
 	if (!op)
 		print_usage();
+	no_randomize(argv);
 
 	/* Nothing buffered that a child could flush a second time. */
 	fflush(NULL);
