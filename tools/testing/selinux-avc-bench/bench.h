@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define __noreturn		__attribute__((noreturn))
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
@@ -109,6 +110,36 @@ static inline unsigned long warmup_of(unsigned long iters)
 static inline double usecs_per_op(unsigned long long ns, unsigned long ops)
 {
 	return (double)ns / 1000.0 / (double)ops;
+}
+
+/* Print one result in lmbench's form: "<label>: N microseconds". */
+static inline void bench_report(const char *label, unsigned long long ns,
+				unsigned long ops)
+{
+	fprintf(stderr, "%s: %.4f microseconds\n", label,
+		usecs_per_op(ns, ops));
+}
+
+/*
+ * The command line of a program whose only option is -N: return the
+ * iteration count (@iters unless -N says otherwise), leave optind at the
+ * first operand, and call @usage on anything else or on more than
+ * @max_operands operands.
+ */
+static inline unsigned long bench_parse_n(int argc, char **argv,
+					  unsigned long iters, int max_operands,
+					  void (*usage)(void))
+{
+	int opt;
+
+	while ((opt = getopt(argc, argv, "N:")) != -1) {
+		if (opt != 'N')
+			usage();
+		iters = parse_count(optarg);
+	}
+	if (argc - optind > max_operands)
+		usage();
+	return iters;
 }
 
 #endif /* SELINUX_AVC_BENCH_H */

@@ -48,20 +48,10 @@ int main(int argc, char **argv)
 	const char *file = DEFAULT_FILE;
 	unsigned long long t0, ns;
 	struct stat st;
-	int opt, fd;
+	int fd;
 
 	bench_prog = "lat_mmap";
-	while ((opt = getopt(argc, argv, "N:")) != -1) {
-		switch (opt) {
-		case 'N':
-			iters = parse_count(optarg);
-			break;
-		default:
-			print_usage();
-		}
-	}
-	if (argc - optind > 1)
-		print_usage();
+	iters = bench_parse_n(argc, argv, iters, 1, print_usage);
 	if (optind < argc)
 		file = argv[optind];
 
@@ -81,7 +71,6 @@ int main(int argc, char **argv)
 	ns = bench_end(t0, iters);
 	close(fd);
 
-	fprintf(stderr, "Mmap file: %.4f microseconds\n",
-		usecs_per_op(ns, iters));
+	bench_report("Mmap file", ns, iters);
 	return 0;
 }

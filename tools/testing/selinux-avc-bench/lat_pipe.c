@@ -134,36 +134,22 @@ int main(int argc, char **argv)
 	unsigned long iters = DEFAULT_ITERS;
 	const char *mode = "pipe";
 	unsigned long long ns;
-	int opt;
 
 	bench_prog = "lat_pipe";
-	while ((opt = getopt(argc, argv, "N:")) != -1) {
-		switch (opt) {
-		case 'N':
-			iters = parse_count(optarg);
-			break;
-		default:
-			print_usage();
-		}
-	}
-	if (argc - optind > 1)
-		print_usage();
+	iters = bench_parse_n(argc, argv, iters, 1, print_usage);
 	if (optind < argc)
 		mode = argv[optind];
 	signal(SIGPIPE, SIG_IGN);
 
 	if (!strcmp(mode, "pipe")) {
 		ns = run_pair(0, iters);
-		fprintf(stderr, "Pipe latency: %.4f microseconds\n",
-			usecs_per_op(ns, iters));
+		bench_report("Pipe latency", ns, iters);
 	} else if (!strcmp(mode, "unix")) {
 		ns = run_pair(1, iters);
-		fprintf(stderr, "AF_UNIX sock stream latency: %.4f microseconds\n",
-			usecs_per_op(ns, iters));
+		bench_report("AF_UNIX sock stream latency", ns, iters);
 	} else if (!strcmp(mode, "self")) {
 		ns = run_self(iters);
-		fprintf(stderr, "Pipe self write+read: %.4f microseconds\n",
-			usecs_per_op(ns, iters));
+		bench_report("Pipe self write+read", ns, iters);
 	} else {
 		print_usage();
 	}

@@ -153,7 +153,6 @@ int main(int argc, char **argv)
 	run(op, iters);
 	ns = bench_end(t0, iters);
 
-	fprintf(stderr, "%s: %.4f microseconds\n", op->label,
-		usecs_per_op(ns, iters));
+	bench_report(op->label, ns, iters);
 	return 0;
 }

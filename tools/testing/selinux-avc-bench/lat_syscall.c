@@ -108,19 +108,10 @@ int main(int argc, char **argv)
 	unsigned long long t0, ns;
 	const struct op *op = NULL;
 	size_t i;
-	int opt;
 
 	bench_prog = "lat_syscall";
-	while ((opt = getopt(argc, argv, "N:")) != -1) {
-		switch (opt) {
-		case 'N':
-			iters = parse_count(optarg);
-			break;
-		default:
-			print_usage();
-		}
-	}
-	if (optind >= argc || argc - optind > 2)
+	iters = bench_parse_n(argc, argv, iters, 2, print_usage);
+	if (optind >= argc)
 		print_usage();
 	for (i = 0; i < ARRAY_SIZE(ops); i++)
 		if (!strcmp(argv[optind], ops[i].name))
@@ -145,7 +136,6 @@ int main(int argc, char **argv)
 	op->fn(iters);
 	ns = bench_end(t0, iters);
 
-	fprintf(stderr, "%s: %.4f microseconds\n", op->label,
-		usecs_per_op(ns, iters));
+	bench_report(op->label, ns, iters);
 	return 0;
 }

@@ -80,21 +80,11 @@ int main(int argc, char **argv)
 	unsigned long iters = DEFAULT_ITERS;
 	unsigned long long t0, ns;
 	const char *dir = "/tmp";
-	int opt, lfd, status;
+	int lfd, status;
 	pid_t pid;
 
 	bench_prog = "lat_unix_connect";
-	while ((opt = getopt(argc, argv, "N:")) != -1) {
-		switch (opt) {
-		case 'N':
-			iters = parse_count(optarg);
-			break;
-		default:
-			print_usage();
-		}
-	}
-	if (argc - optind > 1)
-		print_usage();
+	iters = bench_parse_n(argc, argv, iters, 1, print_usage);
 	if (optind < argc)
 		dir = argv[optind];
 
@@ -132,7 +122,6 @@ int main(int argc, char **argv)
 	if (unlink(addr.sun_path))
 		die("unlink %s", addr.sun_path);
 
-	fprintf(stderr, "AF_UNIX connect: %.4f microseconds\n",
-		usecs_per_op(ns, iters));
+	bench_report("AF_UNIX connect", ns, iters);
 	return 0;
 }
