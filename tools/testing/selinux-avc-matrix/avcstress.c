@@ -9,7 +9,9 @@
  * The controller alternates between two policies, s_allow (m_s_t may
  * open and stat /tmp/m/stress, and read and write its own pipes and
  * AF_UNIX stream sockets) and s_deny (it may not), toggles enforcing
- * off and on, and takes cpu1 offline and back online.  Every change is
+ * off and on, takes cpu1 offline and back online, and under s_allow
+ * relabels /tmp/m/stress out of m_s_t's reach (stress_x_t, which no
+ * policy lets it use) and back, with its descriptors open.  Every change is
  * bracketed by a sequence counter in shared memory, seqlock style: odd
  * while a change is in progress, even once the load/enforce writes have
  * returned; the state the change established is published before the
@@ -26,6 +28,10 @@
  * /tmp/m/stress, so they only ever meet the checks made at open and at
  * stat) and as many held hammers ("held"), whose descriptors stay open
  * across the changes and are read or written after a change returned:
+ *
+ * A relabel revokes and grants the file alone: the check, held_file and
+ * held_reopened hammers follow the file's label, pipes and sockets keep
+ * the policy's answer.
  *
  *   held_file      /tmp/m/stress, opened once before the first change and
  *                  never closed (a denied read leaves the descriptor as
@@ -69,7 +75,10 @@
  *   selinux_file_open() ran against s_deny and the open failed (stock's
  *   own straggler insert aside, which the check hammers meet alike); or
  *   the open began after the reload returned, under s_deny enforcing, and
- *   failed.  An open descriptor with the new seqno is exactly what a
+ *   failed.  A relabel counts like a reload: an open descriptor whose
+ *   saved inode SID (fsec->isid) is not the inode's is checked again, and
+ *   an open that overlaps the relabel either saved the old SID (checked
+ *   again) or read the new one, against which its own check then ran.  An open descriptor with the new seqno is exactly what a
  *   stale per-CPU slot during avc_ss_reset() would leave behind; the
  *   held_reopened hammer opens next to every reload to meet that window,
  *   which is a few instructions wide unless a test kernel widens it.
@@ -154,8 +163,10 @@ struct hammer {
 struct shm {
 	uint64_t seq;
 	uint64_t hold;		/* odd: hammers park */
-	uint64_t since;		/* seq at which the current policy's load returned */
-	int state;
+	uint64_t since;		/* seq at which the current policy's load or the
+				 * file's relabel returned */
+	int state;		/* for the file: open, stat, held file reads */
+	int io_state;		/* for the held pipes and sockets */
 	int stop;
 	struct hammer h[2 * MAXH];	/* check hammers, then held hammers */
 };
@@ -319,7 +330,8 @@ static void held_check(struct shm *s, struct hammer *h, int op, int fd,
 	int state, err;
 
 	s1 = load64(&s->seq);
-	state = __atomic_load_n(&s->state, __ATOMIC_SEQ_CST);
+	state = __atomic_load_n(op_kind[op] == K_PIPE || op_kind[op] == K_SOCK ?
+				&s->io_state : &s->state, __ATOMIC_SEQ_CST);
 	since = load64(&s->since);
 	err = held_io(op, fd);
 	s2 = load64(&s->seq);
@@ -382,7 +394,7 @@ static void put(const char *path, const char *val)
 }
 
 static struct shm *S;
-static uint64_t reloads, toggles, hotplugs;
+static uint64_t reloads, toggles, hotplugs, relabels;
 static int nhammers, hold_toggles;	/* nhammers: check and held */
 
 /*
@@ -410,10 +422,17 @@ static void begin(void)
 	__atomic_add_fetch(&S->seq, 1, __ATOMIC_SEQ_CST);	/* odd */
 }
 
-static void end(int state)
+/* End a change: @state for the file, @io_state for pipes and sockets. */
+static void end_io(int state, int io_state)
 {
 	__atomic_store_n(&S->state, state, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&S->io_state, io_state, __ATOMIC_SEQ_CST);
 	__atomic_add_fetch(&S->seq, 1, __ATOMIC_SEQ_CST);	/* even */
+}
+
+static void end(int state)
+{
+	end_io(state, state);
 }
 
 static void reload(int state)
@@ -426,6 +445,21 @@ static void reload(int state)
 			 __ATOMIC_SEQ_CST);
 	end(state);
 	reloads++;
+}
+
+/*
+ * Under s_allow: relabel the file out of m_s_t's reach (S_DENY for the
+ * file) or back (S_ALLOW); pipes and sockets stay allowed.  Every open
+ * descriptor of the file is checked again from here, as after a reload.
+ */
+static void relabel(int state)
+{
+	begin();
+	label(TARGET, state == S_ALLOW ? "stress_t" : "stress_x_t");
+	__atomic_store_n(&S->since, __atomic_load_n(&S->seq, __ATOMIC_SEQ_CST) + 1,
+			 __ATOMIC_SEQ_CST);
+	end_io(state, S_ALLOW);
+	relabels++;
 }
 
 /* setenforce 0, let the hammers run permissive, setenforce 1. */
@@ -465,13 +499,14 @@ static double now(void)
 /* What the change that made @seq even was: iteration seq / 2 - 1. */
 static const char *change_name(uint64_t seq)
 {
-	static const char *const names[6] = {
+	static const char *const names[8] = {
 		"reload to s_deny", "setenforce 0/1 under s_deny",
 		"reload to s_allow", "setenforce 0/1 under s_allow",
 		"reload to s_deny with cpu1 offline", "reload to s_allow",
+		"relabel to stress_x_t", "relabel to stress_t",
 	};
 
-	return seq < 2 ? "the start" : names[(seq / 2 - 1) % 6];
+	return seq < 2 ? "the start" : names[(seq / 2 - 1) % 8];
 }
 
 static int run(long iters, double seconds, int nh, int hold)
@@ -503,6 +538,7 @@ static int run(long iters, double seconds, int nh, int hold)
 	label(SHM, "stress_shm_t");
 	load_policy("/matrix/policy/s_allow.bin");
 	S->state = S_ALLOW;
+	S->io_state = S_ALLOW;
 
 	/* Hammers 0..nh-1 check, nh..2nh-1 hold descriptors. */
 	for (i = 0; i < nhammers; i++) {
@@ -517,10 +553,11 @@ static int run(long iters, double seconds, int nh, int hold)
 			poll(NULL, 0, 5);
 
 	/* The cycle: revoke, permissive round trip, grant, revoke with
-	 * cpu1 offline, online again, grant again. */
+	 * cpu1 offline, online again, grant again, relabel the file out of
+	 * reach and back. */
 	for (it = 0; it < iters && now() - t0 < seconds; it++) {
 		dwell = 1 + it % 3;
-		switch (it % 6) {
+		switch (it % 8) {
 		case 0:
 			reload(S_DENY);
 			break;
@@ -541,6 +578,12 @@ static int run(long iters, double seconds, int nh, int hold)
 			break;
 		case 5:
 			reload(S_ALLOW);
+			break;
+		case 6:
+			relabel(S_DENY);
+			break;
+		case 7:
+			relabel(S_ALLOW);
 			break;
 		}
 		poll(NULL, 0, dwell);
@@ -572,9 +615,10 @@ static int run(long iters, double seconds, int nh, int hold)
 			       (unsigned long long)h->fail_seq[k],
 			       change_name(h->fail_seq[k]));
 	}
-	printf("avcstress: iterations=%ld reloads=%llu enforce_toggles=%llu cpu_offline_online=%llu seconds=%.1f toggle_hold=%d\n",
+	printf("avcstress: iterations=%ld reloads=%llu enforce_toggles=%llu cpu_offline_online=%llu relabels=%llu seconds=%.1f toggle_hold=%d\n",
 	       it, (unsigned long long)reloads, (unsigned long long)toggles,
-	       (unsigned long long)hotplugs, now() - t0, hold);
+	       (unsigned long long)hotplugs, (unsigned long long)relabels,
+	       now() - t0, hold);
 	for (k = 0; k < NKINDS; k++)
 		printf("avcstress: %s%shammers=%d checks=%llu judged_allow=%llu judged_deny=%llu unjudged=%llu\n",
 		       k == K_CHECK ? "" : kind_name[k], k == K_CHECK ? "" : " ", nh,
@@ -593,7 +637,7 @@ static int run(long iters, double seconds, int nh, int hold)
 		       kind_name[k]);
 		bad++;
 	}
-	if (have_cpu1 && !hotplugs)
+	if ((have_cpu1 && !hotplugs) || !relabels)
 		bad++;
 	if (!have_cpu1) {
 		printf("avcstress: no %s: ran without CPU hotplug\n", CPU1);
