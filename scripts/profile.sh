@@ -10,7 +10,8 @@
 #
 # Usage: profile.sh OP [FLAVOR]     (OP: a key of make bench's rows, below)
 # Environment: PROFILE_SCALE (percent of make bench's iterations, default
-# 10), KERNELS, POLICY, RESULTS, BENCH_TIMEOUT as for bench.sh.
+# 10), KERNELS, POLICY, RESULTS, BENCH_TIMEOUT, BENCH_CMDLINE as for
+# bench.sh.
 # Writes RESULTS/profile-OP.txt and .csv, and the logs under RESULTS/logs/.
 . "$(dirname "$0")/lib.sh"
 lock_build
@@ -74,7 +75,7 @@ for k in $KERNELS; do
 		log=$logs/profile-$op-$k-$mode.log
 		counts=$logs/profile-$op-$k-$mode.counts
 		rm -f "$counts"
-		append="console=ttyS0 quiet BENCH_SCALE=$PROFILE_SCALE BENCH_OP=$guest_op"
+		append="console=ttyS0 quiet BENCH_SCALE=$PROFILE_SCALE BENCH_OP=$guest_op${BENCH_CMDLINE:+ $BENCH_CMDLINE}"
 		[ "$mode" = none ] && append="$append lsm=capability"
 		bench_guest "$BENCH_TIMEOUT" "$OUTDIR/$k-$flavor/arch/x86/boot/bzImage" \
 			"$initrd" "$append" "$log" \
