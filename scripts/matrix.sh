@@ -7,7 +7,11 @@
 #
 # Usage: matrix.sh [FLAVOR]      (default x86_64-guest)
 # Environment:
-#   KERNELS="stock patched"  kernels to run (the first is the reference)
+#   KERNELS="stock patched patched-off"
+#                            kernels to run (the first is the reference);
+#                            NAME-off is kernel NAME booted with
+#                            selinux_avc_pcpu=0 (the cache and the fast
+#                            paths off: the stock hooks it registers then)
 #   KERNEL_<name>=bzImage    use this image for kernel <name> instead of
 #                            build/out/debian/<name>-FLAVOR (e.g. a mutant)
 #   MATRIX_TIMEOUT=S         seconds before a guest is killed (default 400)
@@ -20,7 +24,7 @@
 lock_build
 
 flavor=${1:-x86_64-guest}
-KERNELS=${KERNELS:-stock patched}
+KERNELS=${KERNELS:-stock patched patched-off}
 MATRIX_TIMEOUT=${MATRIX_TIMEOUT:-400}
 case ${MATRIX_THRESHOLD:-1} in ''|*[!0-9]*) die "MATRIX_THRESHOLD must be a number" ;; esac
 QEMU=${QEMU:-qemu-system-x86_64}
@@ -33,10 +37,12 @@ for t in "$QEMU:qemu-system-x86" python3:python3 base64:coreutils; do
 		die "${t%%:*} not found: apt-get install ${t#*:} (or run scripts/deps.sh)"
 done
 
-image() { guest_image "$1" "$flavor"; }
+image() { guest_image "${1%-off}" "$flavor"; }
+# The extra kernel command line of a kernel name.
+cmdline() { case $1 in *-off) echo " selinux_avc_pcpu=0" ;; esac; }
 
 # shellcheck disable=SC2086
-need_guest_images "$flavor" $KERNELS
+need_guest_images "$flavor" $(for k in $KERNELS; do echo "${k%-off}"; done | sort -u)
 
 start=$SECONDS
 "$MX/guest.sh"
@@ -51,7 +57,7 @@ boot() {
 		-icount shift=0,sleep=off -rtc base=2025-01-01T00:00:00,clock=vm \
 		-smp 1 -m 512 -nographic -no-reboot \
 		-kernel "$(image "$k")" -initrd "$initrd" \
-		-append "console=ttyS0 quiet log_buf_len=8M audit_backlog_limit=1000000 MATRIX_MODE=matrix${MATRIX_THRESHOLD:+ MATRIX_THRESHOLD=$MATRIX_THRESHOLD}" \
+		-append "console=ttyS0 quiet log_buf_len=8M audit_backlog_limit=1000000 MATRIX_MODE=matrix${MATRIX_THRESHOLD:+ MATRIX_THRESHOLD=$MATRIX_THRESHOLD}$(cmdline "$k")" \
 		</dev/null >"$dir/console.log" 2>&1
 }
 

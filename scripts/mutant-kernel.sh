@@ -20,8 +20,9 @@ rc=0
 for tool in $tools; do
 	case $tool in
 	matrix)
-		msg "matrix: stock vs mutant $name (must fail)"
-		if KERNELS="stock mutant" KERNEL_mutant=$img RESULTS=$BUILD/mutant-$name \
+		# mutant-off: the mutant booted with selinux_avc_pcpu=0.
+		msg "matrix: stock vs mutant $name, on and off (must fail)"
+		if KERNELS="stock mutant mutant-off" KERNEL_mutant=$img RESULTS=$BUILD/mutant-$name \
 			"$TOP/scripts/matrix.sh" > "$BUILD/logs/mutant-$name-matrix.log" 2>&1; then
 			echo "not ok - matrix did not catch mutant $name"; rc=1
 		else
