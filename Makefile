@@ -10,7 +10,7 @@ export KSRC JOBS CI
 S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kunit \
-	kunit-um kunit-x86_64 kunit-arm64 sparse checkpatch series check test-scripts \
+	kunit-um kunit-x86_64 kunit-i386 kunit-arm64 sparse configs checkpatch series check test-scripts \
 	bench bench-os profile microbench stress window matrix litmus debug mutants mutant-kernel bisect export clean distclean
 
 help:
@@ -29,8 +29,10 @@ help:
 	@echo '  make tree         pristine + series -> build/src/<id>/patched (branch avc-pcpu)'
 	@echo '  make kernel       x86_64 guest kernels, stock and patched, in build/out/<id>/'
 	@echo '  make kunit        KUnit suites on UML and on x86_64 qemu -smp 2'
+	@echo '  make kunit-i386   KUnit suites on a 32-bit x86 kernel, qemu -smp 2'
 	@echo '  make kunit-arm64  KUnit suites on arm64 qemu -smp 2 (cross-built)'
 	@echo '  make sparse       sparse C=2 on security/selinux, patched vs stock'
+	@echo '  make configs      security/selinux builds with the cache off, its stats off, 16 and 256 slots'
 	@echo '  make checkpatch   checkpatch.pl --strict on the exported series'
 	@echo '  make series       git format-patch series with cover letter in build/series/'
 	@echo '  make apply KSRC=DIR  apply the series to your clean 6.12.y git tree as commits'
@@ -85,14 +87,20 @@ kunit-um: tree
 kunit-x86_64: tree
 	@$(S)/kunit.sh x86_64
 
+kunit-i386: tree
+	@$(S)/kunit.sh i386
+
 kunit-arm64: tree
 	@$(S)/deps.sh cross
 	@$(S)/kunit.sh arm64
 
-kunit: kunit-um kunit-x86_64
+kunit: kunit-um kunit-x86_64 kunit-i386
 
 sparse: kernel
 	@$(S)/sparse.sh
+
+configs: kernel-patched
+	@$(S)/configs.sh
 
 series: tree
 	@$(S)/series.sh

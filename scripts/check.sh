@@ -52,8 +52,10 @@ step kernel-stock "$S/build.sh" stock
 step kernel-patched "$S/build.sh" patched
 step unprivileged "$S/unprivileged.sh"
 step sparse "$S/sparse.sh"
+step configs "$S/configs.sh"
 step bisect "$S/bisect.sh"
 step kunit-x86_64-smp2 "$S/kunit.sh" x86_64
+step kunit-i386-smp2 "$S/kunit.sh" i386
 step kunit-arm64-smp2 "$S/kunit.sh" arm64
 if [ -x "$S/matrix.sh" ]; then
 	step matrix "$S/matrix.sh"

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Run the project's KUnit suites with tools/testing/kunit/kunit.py.
-# Usage: kunit.sh [um|x86_64|arm64] [stock|patched]
+# Usage: kunit.sh [um|x86_64|i386|arm64] [stock|patched]
 #   um:      UML, one CPU (the fast one)
 #   x86_64:  qemu -smp 2, with CPU hotplug, for the multi-CPU tests
+#   i386:    the same on a 32-bit kernel (host gcc -m32, qemu-system-i386),
+#            where the generation is read under a sequence count
 #   arm64:   the same on arm64 (cross-built with aarch64-linux-gnu-gcc,
 #            qemu-system-aarch64 -M virt, CPU hotplug through PSCI): the
 #            architecture most Android devices run, with acquire/release
@@ -29,13 +31,17 @@ args=(run --kunitconfig security/selinux --build_dir "$out" --jobs "$JOBS" --tim
 case $arch in
 um) ;;
 x86_64) args+=(--arch x86_64 "${smp[@]}") ;;
+i386)
+	command -v qemu-system-i386 >/dev/null ||
+		die "qemu-system-i386 not found: apt-get install qemu-system-x86"
+	args+=(--arch i386 "${smp[@]}") ;;
 arm64)
 	cc=aarch64-linux-gnu-gcc
 	command -v $cc >/dev/null || die "$cc not found: apt-get install gcc-aarch64-linux-gnu"
 	command -v qemu-system-aarch64 >/dev/null ||
 		die "qemu-system-aarch64 not found: apt-get install qemu-system-arm"
 	args+=(--arch arm64 --cross_compile aarch64-linux-gnu- "${smp[@]}") ;;
-*) die "kunit.sh: arch must be um, x86_64 or arm64" ;;
+*) die "kunit.sh: arch must be um, x86_64, i386 or arm64" ;;
 esac
 args+=(--make_options "CC=ccache $cc")
 command -v ccache >/dev/null || die "ccache missing: run 'make deps'"

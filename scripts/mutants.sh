@@ -63,6 +63,7 @@ for name in $names; do
 		case $tool in
 		kunit-um) by=$(kunit_tool "$name" um) || by= ;;
 		kunit-x86_64) by=$(kunit_tool "$name" x86_64) || by= ;;
+		kunit-i386) by=$(kunit_tool "$name" i386) || by= ;;
 		matrix|stress)
 			# mutant-kernel.sh keeps the tool's own log as
 			# mutant-NAME-TOOL.log; this is its summary.
