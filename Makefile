@@ -11,7 +11,7 @@ S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kunit \
 	kunit-um kunit-x86_64 kunit-i386 kunit-arm64 sparse configs checkpatch series check test-scripts \
-	bench bench-os profile microbench stress window matrix litmus debug mutants mutant-kernel bisect export clean distclean
+	bench bench-os profile microbench stress window matrix litmus debug mutants mutant-kernel bisect check-cross export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y'
@@ -31,6 +31,7 @@ help:
 	@echo '  make kunit        KUnit suites on UML and on x86_64 qemu -smp 2'
 	@echo '  make kunit-i386   KUnit suites on a 32-bit x86 kernel, qemu -smp 2'
 	@echo '  make kunit-arm64  KUnit suites on arm64 qemu -smp 2 (cross-built)'
+	@echo '  make check-cross  the cross-architecture tests, not in check: KUnit on arm64'
 	@echo '  make sparse       sparse C=2 on security/selinux, patched vs stock'
 	@echo '  make configs      security/selinux builds with the cache off, its stats off, 16 and 256 slots'
 	@echo '  make checkpatch   checkpatch.pl --strict on the exported series'
@@ -51,7 +52,7 @@ help:
 	@echo '  make mutants [MUTANT=name]  break the series on purpose; each tool named'
 	@echo '                    for a mutant in scripts/mutants.txt must catch it'
 	@echo '  make mutant-kernel [MUTANT=name]  a broken guest kernel; the matrix must catch it'
-	@echo '  make bisect       every commit of the series builds (x86_64 guest and UML KUnit)'
+	@echo '  make bisect       every commit of the series builds (x86_64 guest + KUnit suite)'
 	@echo '  make export       developer: turn the patched tree'"'"'s commits back into patches/'
 	@echo '  make clean        remove build outputs but keep the unpacked source'
 	@echo '  make distclean    remove build/ and results/'
@@ -114,6 +115,9 @@ test-scripts: deps
 check: deps
 	@$(S)/check.sh
 
+check-cross: deps
+	@$(S)/check.sh cross
+
 bench: deps
 	@$(S)/bench-all.sh
 
@@ -147,7 +151,7 @@ mutants: tree
 mutant-kernel: kernel
 	@$(S)/mutant-kernel.sh $(MUTANT)
 
-bisect: kernel kunit-um
+bisect: kernel
 	@$(S)/bisect.sh
 
 export:

@@ -1,8 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Bisectability: every commit of the series must build security/selinux,
-# in the x86_64 guest configuration (no KUnit) and in the UML KUnit one
-# (tests on).  Uses a scratch worktree and out-of-tree dirs of its own.
+# Bisectability: every commit of the series must build security/selinux
+# without a warning, in the x86_64 guest configuration with the KUnit suite
+# (and its microbenchmark) built in, so one build per commit compiles both
+# the code and its tests.  The UML configuration is built at the series'
+# head by kunit-um, the cache-off and other configurations by configs.sh.
+# Uses a scratch worktree and an out-of-tree dir of its own.
 . "$(dirname "$0")/lib.sh"
 lock_build
 
@@ -11,27 +14,34 @@ base=$(kgit "$PRISTINE" rev-parse "$BASE_TAG")
 commits=$(kgit "$PATCHED" rev-list --reverse "$base..HEAD")
 wt=$SRCDIR/bisect
 scratch_worktree "$wt" "$base"
-declare -A from=([x86_64]="$OUTDIR/patched-x86_64-guest" [um]="$OUTDIR/patched-kunit-um")
-mkdir -p "$BUILD/logs"
-fail=0 n=0
-for arch in x86_64 um; do
-	[ -f "${from[$arch]}/.config" ] || die "no ${from[$arch]}/.config: run 'make kernel' and 'make kunit-um' first"
-	out=$OUTDIR/bisect-$arch
-	mkdir -p "$out"
-	for c in $commits; do
-		n=$((n + 1))
-		kgit "$wt" checkout -q --detach "$c"
-		subj=$(kgit "$wt" log -1 --format=%s)
-		cp "${from[$arch]}/.config" "$out/.config"
-		log=$BUILD/logs/bisect-$arch-$n.log
-		if make -C "$wt" O="$out" ARCH=$arch CC="ccache gcc" -j"$JOBS" olddefconfig >"$log" 2>&1 &&
-		   make -C "$wt" O="$out" ARCH=$arch CC="ccache gcc" -j"$JOBS" security/selinux/ >>"$log" 2>&1 &&
-		   ! grep -E 'security/selinux/.*(warning|error):' "$log"; then
-			echo "ok - $arch builds: $subj"
-		else
-			echo "not ok - $arch does not build: $subj (log ${log#$TOP/})"
-			fail=1
-		fi
-	done
+from=$OUTDIR/patched-x86_64-guest
+[ -f "$from/.config" ] || die "no $from/.config: run 'make kernel' first"
+out=$OUTDIR/bisect-x86_64
+mkdir -p "$out" "$BUILD/logs"
+fail=0 n=0 total=$(echo "$commits" | wc -w)
+for c in $commits; do
+	n=$((n + 1))
+	kgit "$wt" checkout -q --detach "$c"
+	subj=$(kgit "$wt" log -1 --format=%s)
+	cp "$from/.config" "$out/.config"
+	# Symbols a commit does not define yet are dropped by olddefconfig.
+	printf '%s\n' CONFIG_KUNIT=y CONFIG_SECURITY_SELINUX_AVC_KUNIT_TEST=y \
+		CONFIG_SECURITY_SELINUX_AVC_KUNIT_BENCH=y >>"$out/.config"
+	log=$BUILD/logs/bisect-x86_64-$n.log
+	t0=$SECONDS
+	if make -C "$wt" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" olddefconfig >"$log" 2>&1 &&
+	   make -C "$wt" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" security/selinux/ >>"$log" 2>&1 &&
+	   ! grep -E 'security/selinux/.*(warning|error):' "$log"; then
+		echo "ok $n/$total - builds: $subj ($((SECONDS - t0))s)"
+	else
+		echo "not ok $n/$total - does not build: $subj (log ${log#$TOP/})"
+		fail=1
+	fi
 done
+# The last commit must have compiled the suite, or the loop proved less
+# than it says.
+grep -q '^CONFIG_SECURITY_SELINUX_AVC_KUNIT_TEST=y' "$out/.config" ||
+	die "the series' head did not enable the KUnit suite in $out/.config"
+grep -q 'avc_test\.c' "$out/security/selinux/.avc.o.cmd" ||
+	die "the series' head compiled avc.o without its KUnit suite"
 [ $fail -eq 0 ] || die "a commit of the series does not build"
