@@ -8,7 +8,9 @@
  *                              its results and the AVC audit records it
  *                              caused; append them to OUT
  *   avcmatrix child            (in a matrix domain) perform every case,
- *                              print "KIND TYPE OP OUTCOME" per case
+ *                              print "KIND TYPE OP OUTCOME" per case (and
+ *                              "label KIND TYPE OP CONTEXT" after a prog
+ *                              case that saw the new process's context)
  *   avcmatrix load POLICY      load a binary policy
  *   avcmatrix label TYPE FILE...  label files system_u:object_r:TYPE:s0
  *
@@ -20,6 +22,17 @@
  * the parent which case the records that follow belong to.  At the end of
  * a phase the parent stats /tmp/m/sentinel (auditallow'ed for kernel_t) and
  * reads /dev/kmsg until that record arrives, so no record is missed.
+ *
+ * Labels: the cases that create an object (the "create" kind, one object
+ * of each class in a directory of each creation type, under a name that
+ * a named type_transition matches and under one it does not, and the dir
+ * kind's mkdir, create, mkfifo and bind) leave it in place; after the
+ * child exits, the parent reads the label of each one a case created
+ * (lgetxattr security.selinux) and records it ("L" lines), then removes
+ * them.  The "prog" cases exec a copy of selfcon labelled with the prog
+ * type, whose standard output is a pipe the parent gave the child: it
+ * writes the context it runs in there, and the child records it ("label
+ * KIND TYPE OP CONTEXT" in its output, an "L" line in the parent's).
  *
  * Each phase names a lead domain in /matrix/phases.conf: the domain the
  * phase's change (policy load, boolean or enforce) takes something from.
@@ -56,6 +69,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <termios.h>
 
@@ -65,25 +79,74 @@
 #define SOCKDIR		TOP "/s"
 #define MARK		TOP "/mark"
 #define SENTINEL	TOP "/sentinel"
+#define CDIR		W "/n"
+#define XDIR		W "/x"
 #define EXIT0		"/matrix/exit0"
+#define SELFCON		"/matrix/selfcon"
 #define SELF		"/matrix/avcmatrix"
 #define FD_R(i)		(10 + 2 * (i))
 #define FD_W(i)		(11 + 2 * (i))
 #define FD_P(j)		(44 + (j))
+#define FD_LR		60	/* the label pipe of the prog cases */
+#define FD_LW		61
 #define MAXCASES	4096
 #define MAXREC		1024
 
+enum { K_DOMAIN, K_FILE, K_DIR, K_FIFO, K_SOCK, K_CREATE, K_PROG, NKINDS };
+static const char *const kinds[] = {
+	"domain", "file", "dir", "fifo", "sock", "create", "prog"
+};
+
 struct config {
-	char *v[5][MAXT];
-	int n[5];
+	char *v[NKINDS][MAXT];
+	int n[NKINDS];
 	/* "relabel MAP TYPE NEW" lines */
 	char *map[4 * MAXT][3];
 	int nmap;
 };
 
-enum { K_DOMAIN, K_FILE, K_DIR, K_FIFO, K_SOCK };
-static const char *const kinds[] = { "domain", "file", "dir", "fifo", "sock" };
 static struct config cfg;
+
+/*
+ * The objects cases create: NAME in the directory of the case's type
+ * (W/d/TYPE for the dir kind, W/n/TYPE for the create kind).  The parent
+ * reads the label of each one whose case returned "ok".
+ */
+static const struct made {
+	int kind;
+	const char *op, *name;
+} made[] = {
+	{ K_DIR, "mkdir", "nd" },
+	{ K_DIR, "create", "nf" },
+	{ K_DIR, "mkfifo", "ff" },
+	{ K_DIR, "bind", "sk" },
+	{ K_CREATE, "file", "f" },
+	{ K_CREATE, "magic", "magic" },	/* the name of the named type_transitions */
+	{ K_CREATE, "dir", "d" },
+	{ K_CREATE, "fifo", "p" },
+	{ K_CREATE, "sock", "s" },
+	{ K_CREATE, "lnk", "l" },
+	{ K_CREATE, "chr", "c" },
+};
+#define NMADE	(int)(sizeof(made) / sizeof(made[0]))
+
+/* The path of the object that op OP of KIND creates in TYPE's directory */
+static char *made_path(char *buf, size_t size, int kind, const char *type,
+		       const char *op)
+{
+	int i;
+
+	for (i = 0; i < NMADE; i++)
+		if (made[i].kind == kind && !strcmp(made[i].op, op))
+			break;
+	if (i == NMADE) {
+		errno = EINVAL;
+		die("no object for %s %s", kinds[kind], op);
+	}
+	snprintf(buf, size, "%s/%s/%s", kind == K_DIR ? W "/d" : CDIR,
+		 type, made[i].name);
+	return buf;
+}
 
 static void read_config(void)
 {
@@ -110,10 +173,10 @@ static void read_config(void)
 			cfg.nmap++;
 			continue;
 		}
-		for (k = 0; k < 5; k++)
+		for (k = 0; k < NKINDS; k++)
 			if (!strcmp(kind, kinds[k]))
 				break;
-		if (k == 5 || cfg.n[k] == MAXT) {
+		if (k == NKINDS || cfg.n[k] == MAXT) {
 			errno = EINVAL;
 			die("objects.conf: bad line '%s'", line);
 		}
@@ -232,17 +295,32 @@ static const char *res(long r)
 	return errname(r < 0 ? errno : 0);
 }
 
-static void emit(const char *kind, const char *type, const char *op,
-		 const char *outcome)
+static void __attribute__((format(printf, 1, 2))) out(const char *fmt, ...)
 {
-	int n = snprintf(outbuf + outlen, sizeof(outbuf) - outlen,
-			 "%s %s %s %s\n", kind, type, op, outcome);
+	va_list ap;
+	int n;
 
+	va_start(ap, fmt);
+	n = vsnprintf(outbuf + outlen, sizeof(outbuf) - outlen, fmt, ap);
+	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof(outbuf) - outlen) {
 		errno = ENOSPC;
 		die("result buffer");
 	}
 	outlen += n;
+}
+
+static void emit(const char *kind, const char *type, const char *op,
+		 const char *outcome)
+{
+	out("%s %s %s %s\n", kind, type, op, outcome);
+}
+
+/* The label case KIND TYPE OP saw: "label KIND TYPE OP CONTEXT" */
+static void emit_label(const char *kind, const char *type, const char *op,
+		       const char *ctx)
+{
+	out("label %s %s %s %s\n", kind, type, op, ctx);
 }
 
 static void marker(void)
@@ -277,11 +355,24 @@ static const char *do_open(const char *path, int flags)
 	return "ok";
 }
 
+/* Wait for PID: "sigN" if a signal killed it, else its exit status as errno */
+static const char *waited(pid_t pid)
+{
+	static char buf[16];
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	if (WIFSIGNALED(status)) {
+		snprintf(buf, sizeof(buf), "sig%d", WTERMSIG(status));
+		return buf;
+	}
+	return errname(WEXITSTATUS(status));
+}
+
 static const char *do_exec(const char *path)
 {
 	char *argv[] = { (char *)path, NULL };
-	static char buf[16];
-	int status;
 	pid_t pid;
 
 	pid = fork();
@@ -292,13 +383,40 @@ static const char *do_exec(const char *path)
 		execv(path, argv);
 		_exit(errno);
 	}
-	if (waitpid(pid, &status, 0) != pid)
-		die("waitpid");
-	if (WIFSIGNALED(status)) {
-		snprintf(buf, sizeof(buf), "sig%d", WTERMSIG(status));
-		return buf;
+	return waited(pid);
+}
+
+/*
+ * Exec PATH, a copy of selfcon, with nothing open but the label pipe as
+ * standard output; the context it writes there goes to CTX ("" if none).
+ */
+static const char *do_exec_con(const char *path, char *ctx, size_t size)
+{
+	char *argv[] = { (char *)path, NULL };
+	const char *r;
+	ssize_t n;
+	pid_t pid;
+
+	while (read(FD_LR, ctx, size) > 0)
+		;
+	ctx[0] = '\0';
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		if (dup2(FD_LW, 1) < 0)
+			_exit(errno);
+		close(0);
+		close(2);
+		syscall(SYS_close_range, 3, ~0U, 0);
+		execv(path, argv);
+		_exit(errno);
 	}
-	return errname(WEXITSTATUS(status));
+	r = waited(pid);
+	n = read(FD_LR, ctx, size - 1);
+	ctx[n > 0 ? n : 0] = '\0';	/* the context ends with a NUL already */
+	ctx[strcspn(ctx, " \n")] = '\0';
+	return r;
 }
 
 static const char *do_fstat(const char *path)
@@ -397,7 +515,7 @@ static const char *do_pipe(int ioc)
 
 static int child(void)
 {
-	char p[256], q[256], fdobj[256];
+	char p[256], q[256], fdobj[256], ctx[256];
 	const char *t;
 	struct stat st;
 	char c;
@@ -435,20 +553,20 @@ static int child(void)
 		CASE("dir", t, "stat", res(stat(p, &st)));
 		snprintf(p, sizeof(p), W "/d/%s/e", t);
 		CASE("dir", t, "search", res(stat(p, &st)));
-		snprintf(p, sizeof(p), W "/d/%s/nd", t);
+		made_path(p, sizeof(p), K_DIR, t, "mkdir");
 		CASE("dir", t, "mkdir", res(mkdir(p, 0755)));
 		snprintf(p, sizeof(p), W "/d/%s/sub", t);
 		CASE("dir", t, "rmdir", res(rmdir(p)));
-		snprintf(p, sizeof(p), W "/d/%s/nf", t);
+		made_path(p, sizeof(p), K_DIR, t, "create");
 		CASE("dir", t, "create", do_open(p, O_CREAT | O_EXCL | O_WRONLY));
 		snprintf(p, sizeof(p), W "/d/%s/victim", t);
 		CASE("dir", t, "unlink", res(unlink(p)));
 		snprintf(p, sizeof(p), W "/d/%s/ren", t);
 		snprintf(q, sizeof(q), W "/d/%s/ren2", t);
 		CASE("dir", t, "rename", res(rename(p, q)));
-		snprintf(p, sizeof(p), W "/d/%s/ff", t);
+		made_path(p, sizeof(p), K_DIR, t, "mkfifo");
 		CASE("dir", t, "mkfifo", res(mknod(p, S_IFIFO | 0644, 0)));
-		snprintf(p, sizeof(p), W "/d/%s/sk", t);
+		made_path(p, sizeof(p), K_DIR, t, "bind");
 		CASE("dir", t, "bind", do_sock(SOCK_STREAM, 0, p));
 	}
 	for (i = 0; i < cfg.n[K_FIFO]; i++) {
@@ -472,6 +590,31 @@ static int child(void)
 		CASE("sock", t, "connect", do_sock(SOCK_STREAM, 1, p));
 		snprintf(p, sizeof(p), SOCKDIR "/%s.dg", t);
 		CASE("sock", t, "sendto", do_sock(SOCK_DGRAM, 2, p));
+	}
+	/* One object of each class; the parent reads their labels. */
+	for (i = 0; i < cfg.n[K_CREATE]; i++) {
+		t = cfg.v[K_CREATE][i];
+		made_path(p, sizeof(p), K_CREATE, t, "file");
+		CASE("create", t, "file", do_open(p, O_CREAT | O_EXCL | O_WRONLY));
+		made_path(p, sizeof(p), K_CREATE, t, "magic");
+		CASE("create", t, "magic", do_open(p, O_CREAT | O_EXCL | O_WRONLY));
+		made_path(p, sizeof(p), K_CREATE, t, "dir");
+		CASE("create", t, "dir", res(mkdir(p, 0755)));
+		made_path(p, sizeof(p), K_CREATE, t, "fifo");
+		CASE("create", t, "fifo", res(mknod(p, S_IFIFO | 0644, 0)));
+		made_path(p, sizeof(p), K_CREATE, t, "sock");
+		CASE("create", t, "sock", do_sock(SOCK_STREAM, 0, p));
+		made_path(p, sizeof(p), K_CREATE, t, "lnk");
+		CASE("create", t, "lnk", res(symlink("target", p)));
+		made_path(p, sizeof(p), K_CREATE, t, "chr");
+		CASE("create", t, "chr", res(mknod(p, S_IFCHR | 0600, makedev(1, 3))));
+	}
+	for (i = 0; i < cfg.n[K_PROG]; i++) {
+		t = cfg.v[K_PROG][i];
+		snprintf(p, sizeof(p), XDIR "/%s", t);
+		CASE("prog", t, "exec", do_exec_con(p, ctx, sizeof(ctx)));
+		if (ctx[0])
+			emit_label("prog", t, "exec", ctx);
 	}
 	CASE("self", "self", "pipe", do_pipe(0));
 	CASE("self", "self", "pipe_ioctl", do_pipe(1));
@@ -595,6 +738,66 @@ static void fixtures(const char *map)
 			die("mkfifo %s", p);
 		label(p, lt(map, t));
 	}
+	mkdir_l(CDIR, "mwork_t");
+	for (i = 0; i < cfg.n[K_CREATE]; i++) {
+		t = cfg.v[K_CREATE][i];
+		snprintf(p, sizeof(p), CDIR "/%s", t);
+		mkdir_l(p, lt(map, t));
+	}
+	mkdir_l(XDIR, "mwork_t");
+	for (i = 0; i < cfg.n[K_PROG]; i++) {
+		t = cfg.v[K_PROG][i];
+		snprintf(p, sizeof(p), XDIR "/%s", t);
+		mkfile(p, lt(map, t), SELFCON);
+	}
+}
+
+/* Remove what the cases created (the objects of the made table). */
+static void remove_made(void)
+{
+	char p[256];
+	int i, j;
+
+	for (i = 0; i < NMADE; i++)
+		for (j = 0; j < cfg.n[made[i].kind]; j++) {
+			made_path(p, sizeof(p), made[i].kind,
+				  cfg.v[made[i].kind][j], made[i].op);
+			if (remove(p) && errno != ENOENT)
+				die("remove %s", p);
+		}
+}
+
+/*
+ * Record the label of the object that the case in LINE ("KIND TYPE OP
+ * OUTCOME") created, if it created one: "L PHASE DOMAIN KIND TYPE OP
+ * CONTEXT", or CONTEXT "unreadable:ERRNO".  Returns 1 if it wrote one.
+ */
+static int record_label(FILE *out, const char *phase, const char *dom,
+			const char *line)
+{
+	char kind[32], type[64], op[32], outcome[32], p[256], ctx[256];
+	ssize_t n;
+	int i, k;
+
+	if (sscanf(line, "%31s %63s %31s %31s", kind, type, op, outcome) != 4 ||
+	    strcmp(outcome, "ok"))
+		return 0;
+	for (k = 0; k < NKINDS; k++)
+		if (!strcmp(kind, kinds[k]))
+			break;
+	for (i = 0; i < NMADE; i++)
+		if (made[i].kind == k && !strcmp(made[i].op, op))
+			break;
+	if (i == NMADE)
+		return 0;
+	made_path(p, sizeof(p), k, type, op);
+	n = lgetxattr(p, XATTR_SELINUX, ctx, sizeof(ctx) - 1);
+	if (n < 0)
+		snprintf(ctx, sizeof(ctx), "unreadable:%s", errname(errno));
+	else
+		ctx[n] = '\0';	/* the label ends with a NUL already */
+	fprintf(out, "L %s %s %s %s %s %s\n", phase, dom, kind, type, op, ctx);
+	return 1;
 }
 
 static void unlink_f(const char *fmt, const char *t)
@@ -618,6 +821,7 @@ static void relabel_fixtures(const char *map)
 	const char *t, *nt;
 	int i;
 
+	remove_made();
 	for (i = 0; i < cfg.n[K_FILE]; i++) {
 		t = cfg.v[K_FILE][i];
 		nt = lt(map, t);
@@ -636,12 +840,6 @@ static void relabel_fixtures(const char *map)
 	for (i = 0; i < cfg.n[K_DIR]; i++) {
 		t = cfg.v[K_DIR][i];
 		nt = lt(map, t);
-		snprintf(p, sizeof(p), W "/d/%s/nd", t);
-		if (rmdir(p) && errno != ENOENT)
-			die("rmdir %s", p);
-		unlink_f(W "/d/%s/nf", t);
-		unlink_f(W "/d/%s/ff", t);
-		unlink_f(W "/d/%s/sk", t);
 		unlink_f(W "/d/%s/ren2", t);
 		snprintf(p, sizeof(p), W "/d/%s", t);
 		label(p, nt);
@@ -657,13 +855,23 @@ static void relabel_fixtures(const char *map)
 		snprintf(p, sizeof(p), W "/p/%s", t);
 		label(p, lt(map, t));
 	}
+	for (i = 0; i < cfg.n[K_CREATE]; i++) {
+		t = cfg.v[K_CREATE][i];
+		snprintf(p, sizeof(p), CDIR "/%s", t);
+		label(p, lt(map, t));
+	}
+	for (i = 0; i < cfg.n[K_PROG]; i++) {
+		t = cfg.v[K_PROG][i];
+		snprintf(p, sizeof(p), XDIR "/%s", t);
+		label(p, lt(map, t));
+	}
 }
 
 /* Open the descriptors the child inherits at their fixed numbers. */
 static void open_inherited(void)
 {
 	char p[256];
-	int i, fd;
+	int i, fd, lp[2];
 
 	for (i = 0; i < cfg.n[K_FILE]; i++) {
 		snprintf(p, sizeof(p), W "/f/%s/fdobj", cfg.v[K_FILE][i]);
@@ -685,6 +893,10 @@ static void open_inherited(void)
 		if (write(FD_P(i), "x", 1) != 1)
 			die("write %s", p);
 	}
+	if (pipe2(lp, O_NONBLOCK) || dup2(lp[0], FD_LR) < 0 || dup2(lp[1], FD_LW) < 0)
+		die("label pipe");
+	close(lp[0]);
+	close(lp[1]);
 }
 
 /* Leave one byte in each inherited FIFO again, as open_inherited() did. */
@@ -716,6 +928,8 @@ static void close_inherited(void)
 	}
 	for (i = 0; i < cfg.n[K_FIFO]; i++)
 		close(FD_P(i));
+	close(FD_LR);
+	close(FD_LW);
 }
 
 static int listeners[2 * MAXT];
@@ -907,7 +1121,7 @@ static int run(const char *phase, const char *outpath)
 {
 	int kmsg, pfd[2], i, d, dom, tail, status, problems = 0, total = 0;
 	int lead = -1, tdom = -1, warm, nwarm, wmarks[MAXT] = { 0 };
-	int marks[MAXT] = { 0 }, tmarks[MAXT] = { 0 }, nmain = 0;
+	int marks[MAXT] = { 0 }, tmarks[MAXT] = { 0 }, nmain = 0, nlabels = 0;
 	char tphase[128];
 	char *argv[] = { SELF, "child", NULL };
 	char *buf, *line, *save;
@@ -1004,6 +1218,12 @@ static int run(const char *phase, const char *outpath)
 			label_listeners(relabel_from);
 		for (line = strtok_r(buf, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save)) {
+			if (!strncmp(line, "label ", 6)) {
+				fprintf(out, "L %s %s %s\n", tail ? tphase : phase,
+					cfg.v[K_DOMAIN][dom], line + 6);
+				nlabels++;
+				continue;
+			}
 			if ((tail ? ntcases : ncases[dom]) == MAXREC) {
 				errno = ENOSPC;
 				die("too many cases");
@@ -1014,7 +1234,10 @@ static int run(const char *phase, const char *outpath)
 				cases[dom][ncases[dom]++] = strdup(line);
 			fprintf(out, "R %s %s %s\n", tail ? tphase : phase,
 				cfg.v[K_DOMAIN][dom], line);
+			nlabels += record_label(out, tail ? tphase : phase,
+						cfg.v[K_DOMAIN][dom], line);
 		}
+		remove_made();
 		if (!tail)
 			total += ncases[dom];
 	}
@@ -1055,11 +1278,11 @@ static int run(const char *phase, const char *outpath)
 			r->domain >= 0 ? cfg.v[K_DOMAIN][r->domain] : "other",
 			key, r->text);
 	}
-	fprintf(out, "P %s cases=%d tail=%d records=%d markers_ok=%s problems=%d\n", phase,
-		total, ntcases, nrecs, problems ? "no" : "yes", problems);
+	fprintf(out, "P %s cases=%d tail=%d records=%d labels=%d markers_ok=%s problems=%d\n",
+		phase, total, ntcases, nrecs, nlabels, problems ? "no" : "yes", problems);
 	fclose(out);
-	printf("avcmatrix: phase %s: %d cases (+%d tail), %d audit records%s\n", phase,
-	       total, ntcases, nrecs, problems ? ", PROBLEMS" : "");
+	printf("avcmatrix: phase %s: %d cases (+%d tail), %d audit records, %d labels%s\n",
+	       phase, total, ntcases, nrecs, nlabels, problems ? ", PROBLEMS" : "");
 	return problems ? 1 : 0;
 }
 

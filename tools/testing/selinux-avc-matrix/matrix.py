@@ -31,17 +31,37 @@ warm-up run of the same domain has just used from FROM to TO (maps of
 the recorded run: its cases keep the objects.conf type as their name and
 are predicted for the type TO gives it.  The summary says how many
 outcomes the relabel changed against the phase before.
+
+Labels: every case that creates an object and returns "ok" has the
+object's label in the run ("L PHASE DOMAIN KIND TYPE OP CONTEXT"), every
+prog case (an exec) that returns "ok" the context the new process ran
+in.  They are compared across kernels and with the prediction, which
+computes them as security_compute_sid() does from the policy source: the
+type from the type_transition rules (a named rule for the object's name
+first, then the unnamed one; conditional rules by the phase's boolean),
+else the parent directory's type for an object and the caller's domain
+for a process; the user of the caller; object_r for an object and the
+caller's role for a process; the caller's low level for an object and
+its range for a process.  The caller's user, role and level are those the
+policy's users and roles give the domain (users.conf).  The creation
+checks use the computed label too (create on it, and its filesystem
+associate), so a stale label can also show as an outcome.
 """
 import re
 import sys
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 
 # ---------------------------------------------------------------- policy
 
 
 def tokens(text):
     text = re.sub(r'#[^\n]*', '', text)
-    return re.findall(r'[A-Za-z0-9_.]+|[{}();:,*~]|[^\sA-Za-z0-9_]', text)
+    return re.findall(r'"[^"]*"|[A-Za-z0-9_.]+|[{}();:,*~]|[^\sA-Za-z0-9_]', text)
+
+
+# Statements that would change a computed label in ways the model leaves out
+NOT_MODELLED = {'default_user', 'default_role', 'default_type', 'default_range',
+                'range_transition', 'role_transition', 'type_change', 'type_member'}
 
 
 class Policy:
@@ -53,6 +73,12 @@ class Policy:
         self.permissive = set()
         # rules: (kind, srcs, tgts, classes, perms, cond) cond=(bool, value)
         self.rules = []
+        # type_transition: (srcs, tgts, classes, new type, name or None, cond)
+        self.trans = []
+        self.roles = defaultdict(set)   # role -> type and attribute names
+        self.users = {}                 # user -> (roles, level, range)
+        self.fs_use = {}                # filesystem -> (behaviour, type)
+        self.path = path
         self._parse(open(path).read())
 
     def _parse(self, text):
@@ -108,6 +134,52 @@ class Policy:
                 if i < len(t) and t[i] == 'else':
                     cond.append((c[0], False))
                     i += 2
+            elif w == 'type_transition':
+                srcs, i = names(i + 1)
+                tgts, i = names(i)
+                assert t[i] == ':', t[i - 3:i + 3]
+                cls, i = names(i + 1)
+                new, name = t[i], None
+                i += 1
+                if t[i].startswith('"'):
+                    name = t[i][1:-1]
+                    i += 1
+                assert t[i] == ';', t[i - 3:i + 3]
+                i += 1
+                self.trans.append((srcs, tgts, cls, new, name,
+                                   cond[-1] if cond else None))
+            elif w == 'role' and t[i + 2] in (';', 'types'):
+                role = t[i + 1]
+                self.roles[role]
+                i += 2
+                if t[i] == 'types':
+                    types, i = names(i + 1)
+                    self.roles[role] |= set(types)
+                assert t[i] == ';', t[i - 3:i + 3]
+                i += 1
+            elif w == 'user':
+                user = t[i + 1]
+                assert t[i + 2] == 'roles', t[i:i + 4]
+                roles, i = names(i + 3)
+                level, rng = [], []
+                if t[i] == 'level':
+                    i += 1
+                    while t[i] not in ('range', ';'):
+                        level.append(t[i])
+                        i += 1
+                if t[i] == 'range':
+                    i += 1
+                    while t[i] != ';':
+                        rng.append(t[i])
+                        i += 1
+                self.users[user] = (roles, ''.join(level), ''.join(rng))
+                i += 1
+            elif w in ('fs_use_trans', 'fs_use_task', 'fs_use_xattr'):
+                # fs_use_trans FS USER : ROLE : TYPE : LEVEL ;
+                self.fs_use[t[i + 1]] = (w, t[i + 6])
+                i += 2
+            elif w in NOT_MODELLED:
+                sys.exit(f'{self.path}: {w}: not modelled by matrix.py')
             elif w in ('allow', 'auditallow', 'dontaudit', 'neverallow'):
                 srcs, i = names(i + 1)
                 tgts, i = names(i)
@@ -145,14 +217,67 @@ class Policy:
                             av[kind][(s, x, cls)] |= P
         return av
 
+    def transitions(self, bools):
+        """type_transition: (src, tgt, cls) -> type, (src, tgt, cls, name) -> type.
+        The kernel looks in the unconditional rules first, then in the
+        conditional ones whose branch is on."""
+        tt, named = {}, {}
+        for uncond in (True, False):
+            seen = {}
+            for srcs, tgts, clss, new, name, c in self.trans:
+                if (c is None) != uncond:
+                    continue
+                if c and bools.get(c[0], self.bools[c[0]]) != c[1]:
+                    continue
+                S = set().union(*(self.expand(s) for s in srcs))
+                for s in S:
+                    for tg in tgts:
+                        for x in ({s} if tg == 'self' else self.expand(tg)):
+                            for cls in clss:
+                                key = (s, x, cls) + ((name,) if name else ())
+                                if key in seen and seen[key] != new:
+                                    sys.exit(f'{self.path}: type_transition {key}: '
+                                             f'{seen[key]} and {new}')
+                                seen[key] = new
+            for key, new in seen.items():
+                (named if len(key) == 4 else tt).setdefault(key, new)
+        return tt, named
+
+    def subject(self, dom):
+        """the user, role and level (range) of a process in DOM: the user
+        whose role has DOM's type, at the user's default level"""
+        roles = [r for r, ts in self.roles.items()
+                 if dom in set().union(*(self.expand(x) for x in ts))]
+        found = [(u, r, lv) for u, (rs, lv, _) in self.users.items()
+                 for r in roles if r in rs]
+        if len(found) != 1:
+            sys.exit(f'{self.path}: {dom}: want one user and role for it, found {found}')
+        return found[0]
+
+    def role_has(self, role, typ):
+        return typ in set().union(*(self.expand(x) for x in self.roles[role]))
+
 
 # ---------------------------------------------------------------- operations
 
 # What each avcmatrix case asks, as steps [(outcome if denied, checks)],
 # a final outcome, and which single check (if any) the audit prediction
-# can model exactly.  T: the object type, S: the domain ("self").
-def steps(kind, op, T):
+# can model exactly.  T: the object type.  A check is (target, class,
+# permissions[, subject]); the subject is the case's domain unless given;
+# target "self" is the check's subject, "caller" the case's domain.
+# N: the label a creating case's object gets (the computed type), or the
+# domain a prog case's exec enters (None: no transition).  FS: the type of the
+# filesystem the objects are created in.
+def steps(kind, op, T, N=None, FS=None):
     d = 'EACCES'
+
+    def created(cls, perms='create'):
+        # may_create(): the directory, create on the computed label, and
+        # the label's filesystem associate (checked with the label as subject)
+        return [(T, 'dir', 'search write add_name'), (N, cls, perms),
+                (FS, 'filesystem', 'associate', N)]
+    bind = [(d, [('self', 'unix_stream_socket', 'create')]),
+            (d, [('self', 'unix_stream_socket', 'bind')] + created('sock_file'))]
     if kind == 'file':
         return {
             'open_r': ([(d, [(T, 'file', 'read open')])], 'ok'),
@@ -177,18 +302,51 @@ def steps(kind, op, T):
             'ls': ([(d, [(T, 'dir', 'read open')])], 'ok'),
             'stat': ([(d, [(T, 'dir', 'getattr')])], 'ok'),
             'search': ([(d, [(T, 'dir', 'search')])], 'ok'),
-            'mkdir': ([(d, [dw, (T, 'dir', 'create')])], 'ok'),
+            'mkdir': ([(d, created('dir'))], 'ok'),
             'rmdir': ([(d, [(T, 'dir', 'search write remove_name rmdir')])], 'ok'),
-            'create': ([(d, [dw, (T, 'file', 'create write open')])], 'ok'),
+            'create': ([(d, created('file', 'create write open'))], 'ok'),
             'unlink': ([(d, [(T, 'dir', 'search write remove_name'),
                              (T, 'file', 'unlink')])], 'ok'),
             'rename': ([(d, [(T, 'dir', 'search write add_name remove_name'),
                              (T, 'file', 'rename')])], 'ok'),
-            'mkfifo': ([(d, [dw, (T, 'fifo_file', 'create')])], 'ok'),
-            'bind': ([(d, [('self', 'unix_stream_socket', 'create')]),
-                      (d, [('self', 'unix_stream_socket', 'bind'), dw,
-                           (T, 'sock_file', 'create')])], 'ok'),
+            'mkfifo': ([(d, created('fifo_file'))], 'ok'),
+            'bind': (bind, 'ok'),
         }[op]
+    if kind == 'create':
+        return {
+            'file': ([(d, created('file', 'create write open'))], 'ok'),
+            'magic': ([(d, created('file', 'create write open'))], 'ok'),
+            'dir': ([(d, created('dir'))], 'ok'),
+            'fifo': ([(d, created('fifo_file'))], 'ok'),
+            'sock': (bind, 'ok'),
+            'lnk': ([(d, created('lnk_file'))], 'ok'),
+            # vfs_mknod(): the directory, CAP_MKNOD, then SELinux's may_create()
+            'chr': ([(d, [(T, 'dir', 'search write')]),
+                     ('EPERM', [('self', 'capability', 'mknod')]),
+                     (d, created('chr_file'))], 'ok'),
+        }[op]
+    if kind == 'prog':
+        # selfcon, in the domain S it runs in: /proc/self/attr/current
+        # read (exit status: the errno), its context written to the label
+        # pipe, inherited from the unconfined parent (kernel_t)
+        S = N or 'caller'
+        prog = (d, [('root_t', 'dir', 'search', S), ('proc_t', 'dir', 'search', S),
+                    ('proc_t', 'lnk_file', 'read', S), ('self', 'dir', 'search', S),
+                    ('self', 'file', 'read open', S)])
+        out = (d, [('kernel_t', 'fd', 'use', S), ('kernel_t', 'fifo_file', 'write', S)])
+        if not N:
+            return ([(d, [(T, 'file', 'execute read open execute_no_trans')]),
+                     ('sig11', [(T, 'file', 'map'), (T, 'file', 'read execute')]),
+                     prog, out], 'ok')
+        # a domain transition: transition and entrypoint; the loader maps
+        # the file, opened by the caller, in the new domain.  (At exec the
+        # inherited pipe would be replaced if the new domain could not use
+        # it: predict() refuses such a policy.)
+        return ([(d, [(T, 'file', 'execute read open')]),
+                 (d, [(N, 'process', 'transition'), (T, 'file', 'entrypoint', N)]),
+                 ('sig11', [(T, 'file', 'map', N), ('caller', 'fd', 'use', N),
+                            (T, 'file', 'read execute', N)]),
+                 prog, out], 'ok')
     if kind == 'fifo':
         inh = ('revoked', [(T, 'fifo_file', 'read write')])
         return {
@@ -227,8 +385,24 @@ OPS = {
     'dir': 'ls stat search mkdir rmdir create unlink rename mkfifo bind'.split(),
     'fifo': 'open_r open_w stat read write ioctl'.split(),
     'sock': 'stat connect sendto'.split(),
+    'create': 'file magic dir fifo sock lnk chr'.split(),
+    'prog': ['exec'],
     'self': 'pipe pipe_ioctl socket dgram'.split(),
 }
+OBJ_KINDS = ('file', 'dir', 'fifo', 'sock', 'create', 'prog')
+# The objects cases create (avcmatrix.c, made[]): (kind, op) -> their
+# class and name; a prog case's "object" is the process it execs
+MADE = {('dir', 'mkdir'): ('dir', 'nd'), ('dir', 'create'): ('file', 'nf'),
+        ('dir', 'mkfifo'): ('fifo_file', 'ff'), ('dir', 'bind'): ('sock_file', 'sk'),
+        ('create', 'file'): ('file', 'f'), ('create', 'magic'): ('file', 'magic'),
+        ('create', 'dir'): ('dir', 'd'), ('create', 'fifo'): ('fifo_file', 'p'),
+        ('create', 'sock'): ('sock_file', 's'), ('create', 'lnk'): ('lnk_file', 'l'),
+        ('create', 'chr'): ('chr_file', 'c'),
+        ('prog', 'exec'): ('process', None)}
+# The filesystem the objects are created in (/tmp)
+FSNAME = 'tmpfs'
+# security_compute_sid(): the role of a new object (OBJECT_R)
+OBJECT_R = 'object_r'
 # Single-check cases whose audit records the model predicts exactly
 # (enforcing, non-permissive domain): op -> (class from kind, permission)
 AUDIT_OPS = {('file', 'stat'): 'getattr', ('file', 'fstat'): 'getattr',
@@ -292,7 +466,7 @@ def read_phases(path):
 
 def cases(objs):
     for dom in objs['domain']:
-        for kind in ('file', 'dir', 'fifo', 'sock'):
+        for kind in OBJ_KINDS:
             for T in objs[kind]:
                 for op in OPS[kind]:
                     yield dom, kind, T, op
@@ -300,37 +474,72 @@ def cases(objs):
             yield dom, 'self', 'self', op
 
 
+def computed(pol, tt, named, dom, kind, op, T):
+    """the type and the context security_compute_sid() gives case KIND
+    OP's object (or process), and for an exec the domain it enters (None:
+    no transition)"""
+    cls, name = MADE[(kind, op)]
+    user, role, level = pol.subject(dom)
+    if cls == 'process':
+        N = tt.get((dom, T, cls), dom)
+        if not pol.role_has(role, N):
+            sys.exit(f'{pol.path}: {role} has no type {N}: an invalid context is not modelled')
+        return N, f'{user}:{role}:{N}:{level}', (N if N != dom else None)
+    N = named.get((dom, T, cls, name), tt.get((dom, T, cls), T))
+    return N, f'{user}:{OBJECT_R}:{N}:{level.split("-")[0]}', None
+
+
 def predict(policydir, objs, phases):
-    """-> {(phase, dom, kind, type, op): outcome}, {key: [audit tuples]}"""
-    res, aud = {}, {}
+    """-> {(phase, dom, kind, type, op): outcome}, {key: [audit tuples]},
+    {key: label} (the label of what each case that creates an object or
+    execs created or ran, when its outcome is "ok")"""
+    res, aud, lab = {}, {}, {}
     pols = {}
     for ph in phases:
         if ph['policy'] not in pols:
             pols[ph['policy']] = Policy(f"{policydir}/{ph['policy']}.conf")
         pol = pols[ph['policy']]
         av = pol.compute({'m_bool': ph['bool']})
+        tt, named = pol.transitions({'m_bool': ph['bool']})
+        use, FS = pol.fs_use.get(FSNAME, (None, None))
+        if use != 'fs_use_trans':
+            sys.exit(f'{pol.path}: {FSNAME} is not fs_use_trans: its labels are not modelled')
         to = ph['relabel'][1] if ph['relabel'] else None
         for dom, kind, name, op in cases(objs):
-            free = not ph['enforce'] or dom in pol.permissive
             key = (ph['name'], dom, kind, name, op)
             T = relabelled(objs, to, name) if kind != 'self' else name
-            stp, ok = steps(kind, op, T)
+            N = ctx = None
+            if (kind, op) in MADE:
+                N, ctx, entered = computed(pol, tt, named, dom, kind, op, T)
+                if kind == 'prog':
+                    N = entered
+            stp, ok = steps(kind, op, T, N, FS)
+            if kind == 'prog' and N and \
+                    {'use'} - av['allow'][(N, 'kernel_t', 'fd')] | \
+                    {'write'} - av['allow'][(N, 'kernel_t', 'fifo_file')]:
+                sys.exit(f'{pol.path}: {N} may not use the inherited label pipe: '
+                         'its replacement at exec is not modelled')
             out = ok
             for fail, checks in stp:
                 denied = False
-                for tgt, cls, perms in checks:
-                    tgt = dom if tgt == 'self' else tgt
-                    if set(perms.split()) - av['allow'][(dom, tgt, cls)]:
-                        denied = True
-                if denied and not free:
+                for tgt, cls, perms, *subj in checks:
+                    S = dom if not subj or subj[0] == 'caller' else subj[0]
+                    tgt = {'self': S, 'caller': dom}.get(tgt, tgt)
+                    if set(perms.split()) - av['allow'][(S, tgt, cls)]:
+                        if ph['enforce'] and S not in pol.permissive:
+                            denied = True
+                if denied:
                     out = fail
                     break
+            if (kind, op) in MADE and out == 'ok':
+                lab[key] = ctx
             if kind == 'file' and op == 'exec':
                 a = av['allow'][(dom, T, 'file')]
                 assert 'execute' not in a or 'map' in a, \
                     f'{dom} may execute {T} without map: not modelled'
             res[key] = out
             perm = AUDIT_OPS.get((kind, op))
+            free = not ph['enforce'] or dom in pol.permissive
             if perm and not free:
                 cls = KCLASS[kind]
                 k3 = (dom, T, cls)
@@ -339,7 +548,7 @@ def predict(policydir, objs, phases):
                 else:
                     a = [] if perm in av['dontaudit'][k3] else [('denied', perm, T, cls)]
                 aud[key] = a
-    return res, aud
+    return res, aud, lab
 
 
 # ---------------------------------------------------------------- runs
@@ -350,11 +559,15 @@ REC = re.compile(r'avc: (granted|denied) \{ ([a-z_ ]+) \} .*tcontext=[^:]+:[^:]+
 TAIL = '/tail'
 
 
+Run = namedtuple('Run', 'res aud info tres taud lab tlab')
+
+
 def read_run(path):
-    """-> results, audit, phase info, tail results, tail audit; the tail
-    run's keys carry the phase's own name"""
+    """-> results, audit, phase info, tail results, tail audit, labels,
+    tail labels; the tail run's keys carry the phase's own name"""
     res, aud, info = {}, defaultdict(list), {}
     tres, taud = {}, defaultdict(list)
+    lab, tlab = {}, {}
     for line in open(path, errors='replace'):
         f = line.rstrip('\n').split(' ')
         tail = len(f) > 1 and f[1].endswith(TAIL)
@@ -362,11 +575,17 @@ def read_run(path):
             f[1] = f[1][:-len(TAIL)]
         if f[0] == 'R' and len(f) == 7:
             (tres if tail else res)[tuple(f[1:6])] = f[6]
+        elif f[0] == 'L' and len(f) == 7:
+            d = tlab if tail else lab
+            if tuple(f[1:6]) in d:
+                d[tuple(f[1:6])] += ' AND ' + f[6]
+            else:
+                d[tuple(f[1:6])] = f[6]
         elif f[0] == 'A' and len(f) > 6:
             (taud if tail else aud)[tuple(f[1:6])].append(' '.join(f[6:]))
         elif f[0] == 'P':
             info[f[1]] = dict(x.split('=', 1) for x in f[2:])
-    return res, aud, info, tres, taud
+    return Run(res, aud, info, tres, taud, lab, tlab)
 
 
 def audit_tuples(records):
@@ -385,11 +604,17 @@ def fmt(key):
     return ' '.join(key)
 
 
+def lfmt(key):
+    """a label's key, for messages"""
+    what = 'the process exec\'d in' if key[2] == 'prog' else 'the object of'
+    return f'phase {key[0]}, domain {key[1]}, {what} {" ".join(key[2:])}'
+
+
 def check(policydir, objects, phasesf, summary, runs):
     objs = read_objects(objects)
     phases = read_phases(phasesf)
     names = [p['name'] for p in phases]
-    exp, exp_aud = predict(policydir, objs, phases)
+    exp, exp_aud, exp_lab = predict(policydir, objs, phases)
     data = {}
     for spec in runs:
         name, path = spec.split('=', 1)
@@ -408,7 +633,7 @@ def check(policydir, objects, phasesf, summary, runs):
             fail(f'CONFIG: phase {ph["name"]}: lead {ph["lead"]} is not a domain')
     tdom = {ph['name']: ph['tail'] for ph in phases}
     for k in kernels:
-        res, aud, info, tres, _ = data[k]
+        res, aud, info, tres = data[k][:4]
         for ph in names:
             if ph not in info:
                 fail(f'MISSING {k}: phase {ph} did not finish')
@@ -446,6 +671,14 @@ def check(policydir, objects, phasesf, summary, runs):
                         print(f'    only {k}: {x}')
                 if sorted(a0.get(key, [])) == sorted(a1.get(key, [])):
                     print('    (same records, different order)')
+    #    and the labels of created objects and exec'd processes
+    for k in kernels[1:]:
+        for tag, l0, l1 in (('', data[ref].lab, data[k].lab),
+                            ('tail ', data[ref].tlab, data[k].tlab)):
+            for key in sorted(set(l0) | set(l1)):
+                if l0.get(key) != l1.get(key):
+                    fail(f'LABEL-DIFF {tag}{lfmt(key)}: {ref} {l0.get(key, "(none)")}, '
+                         f'{k} {l1.get(key, "(none)")}')
     # 3. each kernel against the prediction from the policy source
     for k in kernels:
         res, aud = data[k][:2]
@@ -458,6 +691,19 @@ def check(policydir, objects, phasesf, summary, runs):
             got = audit_tuples(aud.get(key, []))
             if got != sorted(exp_aud[key]):
                 fail(f'EXPECT-AUDIT {k}: {fmt(key)}: expected {exp_aud[key]}, got {got}')
+    #    labels: every label a run has, and every one the prediction has
+    #    for a case whose outcome is the predicted one, main and tail runs
+    nlabel = defaultdict(int)
+    for k in kernels:
+        run = data[k]
+        for tag, res, labs in (('', run.res, run.lab), ('tail ', run.tres, run.tlab)):
+            for key in sorted(set(labs) | {x for x in exp_lab if res.get(x) == exp[x]}):
+                want, got = exp_lab.get(key), labs.get(key)
+                if key in exp_lab:
+                    nlabel[k] += 1
+                if want != got:
+                    fail(f'LABEL-EXPECT {k}: {tag}{lfmt(key)}: expected {want or "(none)"}, '
+                         f'got {got or "(none)"}')
     # 4. phases that must repeat an earlier one exactly (permissive-mode
     #    grants, a permissive domain and a boolean must not survive)
     for k in kernels:
@@ -478,13 +724,19 @@ def check(policydir, objects, phasesf, summary, runs):
             for key in sorted(akeys):
                 if aud.get((ph['same'],) + key, []) != aud.get((ph['name'],) + key, []):
                     fail(f'REPEAT-AUDIT {k}: {ph["name"]} {" ".join(key)}: records differ from {ph["same"]}')
+            labs = data[k].lab
+            for key in sorted({x[1:] for x in labs if x[0] in (ph['same'], ph['name'])}):
+                l0, l1 = labs.get((ph['same'],) + key), labs.get((ph['name'],) + key)
+                if l0 != l1:
+                    fail(f'REPEAT-LABEL {k}: {lfmt((ph["name"],) + key)}: {l1 or "(none)"}, '
+                         f'but {ph["same"]} gave {l0 or "(none)"}')
     # 5. the tail run of each phase repeats its domain's results in the
     #    phase; its audit records too, unless permissive grants (enforce=0,
     #    or a permissive domain) have already silenced the denials
     pols = {}
     ntail = 0
     for k in kernels:
-        res, aud, _, tres, taud = data[k]
+        res, aud, _, tres, taud = data[k][:5]
         for ph in phases:
             if ph['policy'] not in pols:
                 pols[ph['policy']] = Policy(f"{policydir}/{ph['policy']}.conf")
@@ -494,6 +746,10 @@ def check(policydir, objects, phasesf, summary, runs):
                 if tres.get(key) != res[key]:
                     fail(f'REPEAT-TAIL {k}: {fmt(key)}: tail run {tres.get(key)}, '
                          f'but the phase gave {res[key]}')
+                if data[k].tlab.get(key) != data[k].lab.get(key):
+                    fail(f'REPEAT-TAIL-LABEL {k}: {lfmt(key)}: tail run '
+                         f'{data[k].tlab.get(key, "(none)")}, but the phase gave '
+                         f'{data[k].lab.get(key, "(none)")}')
             if not ph['enforce'] or td in pols[ph['policy']].permissive:
                 continue
             akeys = {x for x in set(aud) | set(taud) if x[0] == ph['name'] and x[1] == td}
@@ -506,7 +762,7 @@ def check(policydir, objects, phasesf, summary, runs):
     for key in exp:
         per_phase[key[0]] += 1
     lines.append(f'decision matrix: {len(objs["domain"])} domains, '
-                 f'{sum(len(objs[x]) for x in ("file", "dir", "fifo", "sock"))} object types, '
+                 f'{sum(len(objs[x]) for x in OBJ_KINDS)} object types, '
                  f'{sum(len(v) for v in OPS.values())} operations; '
                  f'{len(exp) // len(names)} cases per phase, {len(names)} phases, {len(exp)} cases')
     for ph in phases:
@@ -514,17 +770,25 @@ def check(policydir, objects, phasesf, summary, runs):
         for key, v in exp.items():
             if key[0] == ph['name']:
                 counts['ok' if v in ('ok', 'ENOTTY') else 'denied'] += 1
+        labs = [v for key, v in exp_lab.items() if key[0] == ph['name']]
         lines.append(f'  phase {ph["name"]:<11} policy={ph["policy"]} enforce={int(ph["enforce"])} '
                      f'm_bool={int(ph["bool"])}: {per_phase[ph["name"]]} cases, '
-                     f'{counts["ok"]} allowed, {counts["denied"]} denied (expected)'
+                     f'{counts["ok"]} allowed, {counts["denied"]} denied, '
+                     f'{len(labs)} labels ({len(set(labs))} distinct) (expected)'
                      + (f', must equal {ph["same"]}' if ph['same'] else '')
                      + (f', objects relabelled {"->".join(ph["relabel"])}' if ph['relabel'] else ''))
     for k in kernels:
-        res, aud, info, tres, taud = data[k]
+        res, aud, info, tres, taud, lab, tlab = data[k]
         nrec = sum(len(v) for v in aud.values()) + sum(len(v) for v in taud.values())
         lines.append(f'  {k}: {len(res)} results + {len(tres)} tail, {nrec} audit records '
-                     f'({sum(int(i.get("records", 0)) for i in info.values())} reported by the guest)')
+                     f'({sum(int(i.get("records", 0)) for i in info.values())} reported by the guest), '
+                     f'{len(lab)} labels + {len(tlab)} tail '
+                     f'({sum(int(i.get("labels", 0)) for i in info.values())} reported by the guest)')
     lines.append(f'  audit predictions checked: {len(exp_aud)} cases per kernel')
+    nchecks = sum(nlabel.values())
+    lines.append(f'  label checks (created objects\' and exec\'d processes\' labels against the '
+                 f'policy source, tail runs included; compared across kernels too): '
+                 + ', '.join(f'{k} {nlabel[k]}' for k in kernels) + f', {nchecks} in all')
     # what each relabel phase changed against the phase before it
     for prev, ph in zip(phases, phases[1:]):
         if not ph['relabel']:
@@ -544,16 +808,23 @@ def check(policydir, objects, phasesf, summary, runs):
                      f'({sum(1 for x in chg if not grant(x))} now denied, '
                      f'{sum(1 for x in chg if grant(x))} now allowed; lead {ph["lead"]}: '
                      f'{sum(1 for x in lead if not grant(x))} denied, {sum(1 for x in lead if grant(x))} allowed)')
+        lch = [x for x in exp_lab if x[0] == ph['name'] and
+               (prev['name'],) + x[1:] in exp_lab and exp_lab[(prev['name'],) + x[1:]] != exp_lab[x]]
+        lines.append(f'    and {len(lch)} expected labels of objects created or processes exec\'d '
+                     f'in both phases differ')
         for k in kernels:
-            res = data[k][0]
+            res, lab = data[k].res, data[k].lab
             got = sum(1 for x in ex if x in res and (prev['name'],) + x[1:] in res
                       and res[(prev['name'],) + x[1:]] != res[x])
-            lines.append(f'    {k}: {got} outcomes differ from {prev["name"]}')
+            gotl = sum(1 for x in lab if x[0] == ph['name'] and (prev['name'],) + x[1:] in lab
+                       and lab[(prev['name'],) + x[1:]] != lab[x])
+            lines.append(f'    {k}: {got} outcomes and {gotl} labels differ from {prev["name"]}')
     lines.append('  tail runs (the next phase\'s lead domain again at the end of each phase: '
                  + ', '.join(f'{ph["name"]}->{ph["tail"]}' for ph in phases) + '): '
                  f'{ntail // max(len(kernels), 1)} results per kernel must repeat the phase\'s')
     lines.append(f'matrix: {"PASS" if not bad else "FAIL"}: {bad} differences '
-                 f'({" vs ".join(kernels)}, and against the policy source)')
+                 f'({" vs ".join(kernels)}, and against the policy source); '
+                 f'{nchecks} label checks')
     text = '\n'.join(lines) + '\n'
     print(text, end='')
     with open(summary, 'w') as f:
@@ -563,10 +834,12 @@ def check(policydir, objects, phasesf, summary, runs):
 
 def main(argv):
     if len(argv) >= 5 and argv[0] == 'expect':
-        res, _ = predict(argv[1], read_objects(argv[2]), read_phases(argv[3]))
+        res, _, lab = predict(argv[1], read_objects(argv[2]), read_phases(argv[3]))
         with open(argv[4], 'w') as f:
             for key in res:
                 f.write(f'R {fmt(key)} {res[key]}\n')
+                if lab.get(key):
+                    f.write(f'L {fmt(key)} {lab[key]}\n')
         return 0
     if len(argv) >= 6 and argv[0] == 'check':
         return check(argv[1], argv[2], argv[3], argv[4], argv[5:])
