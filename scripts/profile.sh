@@ -17,14 +17,16 @@
 lock_build
 
 # row key -> "guest benchmark:window mask" (lat_fs times a warm-up create
-# and unlink, then the measured create (window 3) and unlink (window 4)).
+# and unlink, then the measured create (window 3) and unlink (window 4);
+# with -d the same for mkdir and rmdir).
 # macro is per run of the whole script, not per operation.
 declare -A rows=(
 	[null]=null:1 [read]=read:1 [write]=write:1 [stat]=stat:1
-	[fstat]=fstat:1 [open]=open:1 [pipe_self]=pipe_self:1 [pipe]=pipe:1
-	[unix]=unix:1 [fs_create]=fs:4 [fs_unlink]=fs:8
-	[fs_create_unlink]=fs:12 [pathwalk]=pathwalk:1
-	[fork]=fork:1 [exec]=exec:1 [shell]=shell:1 [mmap]=mmap:1
+	[fstat]=fstat:1 [open]=open:1 [socket]=socket:1 [pipe_self]=pipe_self:1
+	[pipe]=pipe:1 [unix]=unix:1 [fs_create]=fs:4 [fs_unlink]=fs:8
+	[fs_create_unlink]=fs:12 [fs_mkdir]=fs_dir:4 [fs_rmdir]=fs_dir:8
+	[pathwalk]=pathwalk:1 [fork]=fork:1 [exec]=exec:1
+	[exec_trans]=exec_trans:1 [shell]=shell:1 [mmap]=mmap:1
 	[unix_connect]=unix_connect:1 [macro]=macro:1
 )
 op=${1:-}

@@ -298,7 +298,7 @@ expect_fail "make litmus without herd7 says how to get it" \
 # 16. make profile: an unknown row is named with the list of rows; the
 # qemu plugin builds without a warning and exports what qemu looks up.
 expect_fail "make profile with an unknown row lists the rows" \
-	"usage: make profile OP=<row>; rows: .*fs_create .*stat" \
+	"usage: make profile OP=<row>; rows: .*exec_trans .*fs_create .*fs_mkdir .*socket .*stat" \
 	"$TOP/scripts/profile.sh" no-such-row
 if gcc -O2 -Wall -Wextra -Werror -Wno-unused-parameter -shared -fPIC \
 	-fvisibility=hidden -o "$T/insn_profile.so" \
@@ -344,11 +344,14 @@ fake_log() {
 		else
 			for l in "Simple syscall:0.2" "Simple read:0.4" "Simple write:0.3" \
 				 "Simple stat:3" "Simple fstat:0.6" "Simple open/close:4" \
+				 "Simple socket/close:5" \
 				 "Pipe self write+read:1.5" "Pipe latency:7" \
 				 "AF_UNIX sock stream latency:10" "File create:20" \
 				 "File unlink:8" "File create+unlink:28" \
+				 "Dir mkdir:22" "Dir rmdir:9" \
 				 "Path walk 4096 files depth 4:3.4" \
 				 "Process fork+exit:110" "Process fork+execve:250" \
+				 "Process fork+execve domain transition:260" \
 				 "Process fork+/bin/sh -c:700" "Mmap file:11" \
 				 "AF_UNIX connect:20" "Make no-change:400000"; do
 				v=$(awk -v a="${l##*:}" -v b="$scale" 'BEGIN { printf "%.4f", a * b }')
@@ -372,37 +375,37 @@ churn=(stock:churn-none:"$T/csn.log" stock:churn-selinux:"$T/css.log"
        patched:churn-none:"$T/cpn.log" patched:churn-selinux:"$T/cps.log")
 if python3 "$R" "$T/r1" "${suite[@]}" > "$T/r1.txt" 2>"$T/out" &&
    [ "$(head -1 "$T/r1/bench.csv")" = "test,description,stock_none,stock_selinux,stock_overhead,patched_none,patched_selinux,patched_overhead,ratio" ] &&
-   [ "$(wc -l < "$T/r1/bench.csv")" -eq 20 ] &&
+   [ "$(wc -l < "$T/r1/bench.csv")" -eq 24 ] &&
    grep -q '^stat,"stat",3000.0,3900.0,900.0,3000.0,3600.0,600.0,0.667$' "$T/r1/bench.csv" &&
    grep -q '^fork,"fork+exit",110000.0,143000.0,33000.0,110000.0,132000.0,22000.0,0.667$' "$T/r1/bench.csv" &&
-   [ "$(sed -n 17p "$T/r1.txt")" = "$(printf '%-30s|   110000   143000   +33000|   110000   132000   +22000|      0.67' 'fork+exit')" ] &&
+   [ "$(sed -n 20p "$T/r1.txt")" = "$(printf '%-30s|   110000   143000   +33000|   110000   132000   +22000|      0.67' 'fork+exit')" ] &&
    ! grep -qi churn "$T/r1.txt" "$T/r1/bench.csv"; then
-	ok "report.py: the suite alone gives the 18 per-operation rows and the columns it always did"
+	ok "report.py: the suite alone gives the 22 per-operation rows and the columns it always did"
 else
-	fail "report.py: the suite alone gives the 18 per-operation rows and the columns it always did"
+	fail "report.py: the suite alone gives the 22 per-operation rows and the columns it always did"
 fi
 # The macro row: per run, in a table of its own after the per-operation
 # rows (and not in bench.dat), in bench.csv and bench.json with its unit.
-if [ "$(sed -n 23p "$T/r1.txt")" = "$(printf '%-30s| %-32s| %-32s| %-9s' 'instructions per run' stock patched overhead)" ] &&
+if [ "$(sed -n 27p "$T/r1.txt")" = "$(printf '%-30s| %-32s| %-32s| %-9s' 'instructions per run' stock patched overhead)" ] &&
    grep -qE '^no-change make \(sh script\) +\|  400000000  520000000 \+120000000\|  400000000  480000000  \+80000000\| +0\.67$' "$T/r1.txt" &&
-   [ "$(wc -l < "$T/r1.txt")" -eq 26 ] &&
+   [ "$(wc -l < "$T/r1.txt")" -eq 30 ] &&
    grep -q '^macro,"no-change make (sh script) (instructions per run)",400000000.0,520000000.0,120000000.0,400000000.0,480000000.0,80000000.0,0.667$' "$T/r1/bench.csv" &&
    [ "$(tail -1 "$T/r1/bench.csv" | cut -d, -f1)" = macro ] &&
    ! grep -q '^macro' "$T/r1/bench.dat" && grep -q '^macro 120000000.0 80000000.0$' "$T/r1/bench-run.dat" &&
-   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); t = {r["test"]: r for r in d["tests"]}; assert len(t) == 19 and t["macro"]["unit"] == "guest instructions per run" and "unit" not in t["fork"] and "macro" in d["meta"]["per_run"]' "$T/r1/bench.json"; then
+   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); t = {r["test"]: r for r in d["tests"]}; assert len(t) == 23 and t["macro"]["unit"] == "guest instructions per run" and "unit" not in t["fork"] and "macro" in d["meta"]["per_run"]' "$T/r1/bench.json"; then
 	ok "report.py: the macro row per run, in a table of its own, with its unit in the CSV and JSON"
 else
 	cp "$T/r1.txt" "$T/out" 2>/dev/null
 	fail "report.py: the macro row per run, in a table of its own, with its unit in the CSV and JSON"
 fi
 if python3 "$R" "$T/r2" "${suite[@]}" "${churn[@]}" > "$T/r2.txt" 2>"$T/out" &&
-   [ "$(wc -l < "$T/r2/bench.csv")" -eq 24 ] &&
-   [ "$(head -20 "$T/r2/bench.csv")" = "$(cat "$T/r1/bench.csv")" ] &&
+   [ "$(wc -l < "$T/r2/bench.csv")" -eq 28 ] &&
+   [ "$(head -24 "$T/r2/bench.csv")" = "$(cat "$T/r1/bench.csv")" ] &&
    grep -q '^churn_stat,"stat",5000.0,7500.0,2500.0,5000.0,6750.0,1750.0,0.7$' "$T/r2/bench.csv" &&
-   [ "$(head -26 "$T/r2.txt")" = "$(cat "$T/r1.txt")" ] &&
+   [ "$(head -30 "$T/r2.txt")" = "$(cat "$T/r1.txt")" ] &&
    grep -qE '^stat +\| +5000 +7500 +\+2500\| +5000 +6750 +\+1750\| +0\.90\| +0\.70$' "$T/r2.txt" &&
    grep -q 'stock    churner: 1280 stats, 1344 grants' "$T/r2.txt" &&
-   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); t = {r["test"]: r for r in d["tests"]}; assert len(t) == 23 and t["churn_stat"]["selinux_ratio"] == 0.9 and d["meta"]["churn"]["churner"]["stock_churn-selinux"]["grants"] == 1344' "$T/r2/bench.json"; then
+   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); t = {r["test"]: r for r in d["tests"]}; assert len(t) == 27 and t["churn_stat"]["selinux_ratio"] == 0.9 and d["meta"]["churn"]["churner"]["stock_churn-selinux"]["grants"] == 1344' "$T/r2/bench.json"; then
 	ok "report.py: the churn rows in a table of their own and after the suite's rows"
 else
 	cp "$T/r2.txt" "$T/out" 2>/dev/null

@@ -48,9 +48,9 @@ if [ "${1:-}" = --as-user ]; then
 	[ $rc -eq 0 ] || die "qemu exit $rc$([ $rc -eq 124 ] && echo " (timeout after ${UNPRIV_TIMEOUT}s)")"
 	grep -aq "$M: BEGIN mode=enforcing" "$log" || die "the guest did not start the benchmark with SELinux enforcing"
 	! grep -aE "$M: (ERROR|CHECK FAILED)" "$log" >&2 || die "the guest reported errors"
-	[ "$n" -eq 19 ] || die "the guest printed $n of 19 results"
+	[ "$n" -eq 23 ] || die "the guest printed $n of 23 results"
 	grep -aq "$M: END" "$log" || die "the guest did not reach its end marker"
-	msg "guest: enforcing, 19 results and the end marker, in $((SECONDS - t0))s"
+	msg "guest: enforcing, 23 results and the end marker, in $((SECONDS - t0))s"
 	exit 0
 fi
 

@@ -38,6 +38,7 @@ for b in lat_syscall lat_pipe lat_fs pathwalk churn serun lat_proc lat_mmap \
 	lat_unix_connect lat_make hello; do
 	cp "$G/bin/$b" "$root/bench/$b"
 done
+cp "$G/bin/hello" "$root/bench/hello_trans"
 ln -s ../bench/serun "$root/bin/serun"
 cp "$TOP/tools/testing/selinux-avc-bench/guest/run.sh" "$root/bench/run.sh"
 cp "$TOP/tools/testing/selinux-avc-bench/guest/make.sh" "$root/bench/make.sh"

@@ -2,11 +2,12 @@
 /*
  * lat_fs - create and unlink latency of empty files (lat_fs-like).
  *
- * Usage: lat_fs [-N files] [dir]
+ * Usage: lat_fs [-d] [-N files] [dir]
  *
  * Creates @files empty files in a fresh subdirectory of @dir (default
  * /tmp), then unlinks them, timing each phase.  On tmpfs under SELinux
- * every create computes a transition SID for the new inode.
+ * every create computes a transition SID for the new inode.  With -d it
+ * makes and removes empty directories instead (mkdir, rmdir).
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -18,6 +19,7 @@
 #define DEFAULT_FILES	5000UL
 
 static char top[256];
+static int dirs;
 
 static void name_of(char *buf, size_t len, unsigned long i)
 {
@@ -33,6 +35,11 @@ static unsigned long long create_files(unsigned long n)
 
 	for (i = 0; i < n; i++) {
 		name_of(path, sizeof(path), i);
+		if (dirs) {
+			if (mkdir(path, 0755))
+				die("mkdir %s", path);
+			continue;
+		}
 		fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
 		if (fd < 0)
 			die("create %s", path);
@@ -49,8 +56,8 @@ static unsigned long long unlink_files(unsigned long n)
 
 	for (i = 0; i < n; i++) {
 		name_of(path, sizeof(path), i);
-		if (unlink(path))
-			die("unlink %s", path);
+		if (dirs ? rmdir(path) : unlink(path))
+			die("%s %s", dirs ? "rmdir" : "unlink", path);
 	}
 	return bench_end(t0, n);
 }
@@ -63,13 +70,16 @@ int main(int argc, char **argv)
 	int opt;
 
 	bench_prog = "lat_fs";
-	while ((opt = getopt(argc, argv, "N:")) != -1) {
+	while ((opt = getopt(argc, argv, "dN:")) != -1) {
 		switch (opt) {
+		case 'd':
+			dirs = 1;
+			break;
 		case 'N':
 			files = parse_count(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: lat_fs [-N files] [dir]\n");
+			fprintf(stderr, "usage: lat_fs [-d] [-N files] [dir]\n");
 			return 2;
 		}
 	}
@@ -86,6 +96,13 @@ int main(int argc, char **argv)
 	if (rmdir(top))
 		die("rmdir %s", top);
 
+	if (dirs) {
+		fprintf(stderr, "Dir mkdir: %.4f microseconds\n",
+			usecs_per_op(tc, files));
+		fprintf(stderr, "Dir rmdir: %.4f microseconds\n",
+			usecs_per_op(tu, files));
+		return 0;
+	}
 	/* lmbench's line: size, count, creates/s, deletes/s. */
 	printf("0k\t%lu\t%.0f\t%.0f\n", files, files * 1e9 / tc,
 	       files * 1e9 / tu);

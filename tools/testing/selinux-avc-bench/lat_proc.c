@@ -2,10 +2,14 @@
 /*
  * lat_proc - process creation latency, lmbench lat_proc style.
  *
- * Usage: lat_proc [-N iters] [-p prog] fork|exec|shell
+ * Usage: lat_proc [-N iters] [-p prog] fork|exec|exec_trans|shell
  *
  *   fork   fork(); the child _exit()s at once; the parent waits for it
  *   exec   fork(); the child execve()s prog; the parent waits
+ *   exec_trans  the same, under its own label, for a prog whose file type
+ *          makes the exec a domain transition (run.sh passes
+ *          /bench/hello_trans; the policy allows noatsecure, so that the
+ *          child keeps the fixed layout, see below)
  *   shell  fork(); the child execve()s /bin/sh -c prog; the parent waits
  *
  * prog defaults to /bench/hello, a static program that only exits.  The
@@ -66,6 +70,7 @@ struct op {
 static const struct op ops[] = {
 	{ "fork",  "Process fork+exit",       child_fork },
 	{ "exec",  "Process fork+execve",     child_exec },
+	{ "exec_trans", "Process fork+execve domain transition", child_exec },
 	{ "shell", "Process fork+/bin/sh -c", child_shell },
 };
 
@@ -112,7 +117,7 @@ static void no_randomize(char **argv)
 
 static void __noreturn print_usage(void)
 {
-	fprintf(stderr, "usage: lat_proc [-N iters] [-p prog] fork|exec|shell\n");
+	fprintf(stderr, "usage: lat_proc [-N iters] [-p prog] fork|exec|exec_trans|shell\n");
 	exit(2);
 }
 

@@ -2,7 +2,7 @@
 /*
  * lat_syscall - lmbench-compatible system call latency.
  *
- * Usage: lat_syscall [-N iters] null|read|write|stat|fstat|open [file]
+ * Usage: lat_syscall [-N iters] null|read|write|stat|fstat|open|socket [file]
  *
  *   null   getppid()
  *   read   read one byte from /dev/zero
@@ -10,12 +10,14 @@
  *   stat   stat(file)
  *   fstat  fstat() of an open descriptor of file
  *   open   open(file, O_RDONLY) + close()
+ *   socket socket(AF_UNIX, SOCK_STREAM) + close(): labels a new socket
  *
  * The default file is /usr/include/sys/types.h.  Results go to stderr in
  * lmbench's format, e.g. "Simple syscall: 0.1234 microseconds".
  */
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include "bench.h"
@@ -86,6 +88,18 @@ static void do_open(unsigned long n)
 	}
 }
 
+static void do_socket(unsigned long n)
+{
+	int s;
+
+	while (n--) {
+		s = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (s < 0)
+			die("socket");
+		close(s);
+	}
+}
+
 static const struct op ops[] = {
 	{ "null",  "Simple syscall",    do_null },
 	{ "read",  "Simple read",       do_read },
@@ -93,12 +107,13 @@ static const struct op ops[] = {
 	{ "stat",  "Simple stat",       do_stat },
 	{ "fstat", "Simple fstat",      do_fstat },
 	{ "open",  "Simple open/close", do_open },
+	{ "socket", "Simple socket/close", do_socket },
 };
 
 static void __noreturn print_usage(void)
 {
 	fprintf(stderr,
-		"usage: lat_syscall [-N iters] null|read|write|stat|fstat|open [file]\n");
+		"usage: lat_syscall [-N iters] null|read|write|stat|fstat|open|socket [file]\n");
 	exit(2);
 }
 

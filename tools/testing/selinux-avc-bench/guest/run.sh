@@ -36,17 +36,21 @@ run() {
 	done
 }
 
-# bench OP: one benchmark; fs runs create and unlink, in that order.
+# bench OP: one benchmark; fs runs create and unlink, in that order, and
+# fs_dir mkdir and rmdir.
 bench() {
 	case $1 in
 	null|read|write|fstat) run /bench/lat_syscall -N "$(n 200000)" "$1" ;;
 	stat|open) run /bench/lat_syscall -N "$(n 50000)" "$1" ;;
+	socket) run /bench/lat_syscall -N "$(n 20000)" socket ;;
 	pipe_self) run /bench/lat_pipe -N "$(n 100000)" self ;;
 	pipe|unix) run /bench/lat_pipe -N "$(n 20000)" "$1" ;;
 	fs) run /bench/lat_fs -N "$(n 10000)" /tmp ;;
+	fs_dir) run /bench/lat_fs -d -N "$(n 5000)" /tmp ;;
 	pathwalk) run /bench/pathwalk -N "$(n 5)" /tmp ;;
 	fork) run /bench/lat_proc -N "$(n 2000)" fork ;;
 	exec) run /bench/lat_proc -N "$(n 1000)" exec ;;
+	exec_trans) run /bench/lat_proc -N "$(n 1000)" -p /bench/hello_trans exec_trans ;;
 	shell) run /bench/lat_proc -N "$(n 500)" shell ;;
 	mmap) run /bench/lat_mmap -N "$(n 20000)" ;;
 	unix_connect) run /bench/lat_unix_connect -N "$(n 5000)" /tmp ;;
@@ -69,7 +73,7 @@ if [ "$scenario" = churn ]; then
 	done
 	exit 0
 fi
-for op in null read write fstat stat open pipe_self pipe unix fs pathwalk \
-	fork exec shell mmap unix_connect macro; do
+for op in null read write fstat stat open socket pipe_self pipe unix fs \
+	fs_dir pathwalk fork exec exec_trans shell mmap unix_connect macro; do
 	bench $op
 done
