@@ -5,7 +5,10 @@
 # case with each other and with the outcome predicted from the policy
 # source (tools/testing/selinux-avc-matrix/matrix.py): outcomes, audit
 # records, and the labels of the objects the cases create and of the
-# processes they exec (type_transition).  Any difference fails.
+# processes they exec (type_transition).  Then, in the same boot, the
+# label reference (avclabels.c): random keys across reloads, boolean
+# changes and setenforce, each label against the uncached answer of
+# /sys/fs/selinux/create.  Any difference fails.
 #
 # Usage: matrix.sh [FLAVOR]      (default x86_64-guest)
 # Environment:
@@ -112,11 +115,43 @@ done
 rc=0
 python3 "$MX/matrix.py" check "$OUT/policy" "$MX/objects.conf" "$MX/phases.conf" \
 	"$RESULTS/matrix.txt" "${runs[@]}" || rc=1
+# The label reference (avclabels.c, after the phases): on every kernel,
+# every label equals the security server's uncached answer for its key,
+# some answers changed across the changes (else it proved nothing), and
+# every kernel created, was denied and labelled exactly as the first.
+lref_first= lref_digest=
+for k in $KERNELS; do
+	log=$OUT/$k/console.log
+	grep -a 'AVC-MATRIX: LABELREF-MISMATCH' "$log" | tr -d '\r' | head -20 >&2 || true
+	line=$(grep -a 'AVC-MATRIX: LABELREF: ' "$log" | tr -d '\r' | tail -1 | sed 's/^AVC-MATRIX: //')
+	echo "label reference, $k: ${line:-none}" >> "$RESULTS/matrix.txt"
+	val() { echo "$line" | sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
+	problem=
+	if [ -z "$line" ]; then
+		problem="no LABELREF line in ${log#"$TOP"/}"
+	elif [ "$(val mismatches)" != 0 ]; then
+		problem="$(val mismatches) labels differ from the security server's"
+	elif [ "$(val checks)" -lt 500 ] || [ "$(val changed)" -lt 10 ] ||
+		[ "$(val loads)" -lt 1 ] || [ "$(val bools)" -lt 1 ] || [ "$(val enforces)" -lt 1 ]; then
+		problem="too few checks, changed answers or changes of a kind: $line"
+	elif [ -z "$lref_digest" ]; then
+		lref_first=$k lref_digest=$(val digest)
+	elif [ "$(val digest)" != "$lref_digest" ]; then
+		problem="outcomes or labels differ from $lref_first's (digest $(val digest), not $lref_digest)"
+	fi
+	if [ -n "$problem" ]; then
+		warn "$k: label reference: $problem"
+		echo "label reference, $k: FAIL: $problem" >> "$RESULTS/matrix.txt"
+		rc=1
+	fi
+done
 [ -z "$failed" ] || rc=1
 echo "matrix: total time $((SECONDS - start))s" | tee -a "$RESULTS/matrix.txt"
 if [ $rc -eq 0 ]; then
 	echo "matrix: PASS ($KERNELS identical and as the policy predicts;" \
-		"$(grep -o '[0-9]* label checks' "$RESULTS/matrix.txt" | tail -1))"
+		"$(grep -o '[0-9]* label checks' "$RESULTS/matrix.txt" | tail -1);" \
+		"label reference: $(grep -o 'checks=[0-9]*' "$RESULTS/matrix.txt" | tail -1 | cut -d= -f2)" \
+		"labels per kernel as the security server computes them)"
 else
 	echo "matrix: FAIL${failed:+ (guest failures:$failed)}; outputs in ${OUT#"$TOP"/}/, summary ${RESULTS#"$TOP"/}/matrix.txt"
 fi

@@ -70,7 +70,7 @@ cp "$BUSYBOX" "$root/bin/busybox"
 for a in $("$BUSYBOX" --list); do
 	[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
 done
-cp "$G/bin"/{avcmatrix,avcstress,exit0,selfcon} "$root/matrix/"
+cp "$G/bin"/{avcmatrix,avcstress,avclabels,exit0,selfcon} "$root/matrix/"
 cp "$MX/objects.conf" "$MX/phases.conf" "$root/matrix/"
 cp "$pol"/*.bin "$root/matrix/policy/"
 cp "$MX/guest/init" "$root/init"
