@@ -5,20 +5,23 @@
 KSRC ?=
 JOBS ?= $(shell nproc)
 CI ?=
-export KSRC JOBS CI
+BENCH_ARCH ?= x86_64
+export KSRC JOBS CI BENCH_ARCH
 
 S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kunit \
 	kunit-um kunit-x86_64 kunit-i386 kunit-arm64 sparse configs checkpatch series check test-scripts \
-	bench bench-os profile microbench stress window matrix litmus debug mutants mutant-kernel bisect check-cross export clean distclean
+	bench bench-os paper profile microbench stress window matrix litmus debug mutants mutant-kernel bisect check-cross export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y'
 	@echo
 	@echo 'Main commands:'
 	@echo '  make bench        build stock and patched kernels, run the syscall benchmarks,'
-	@echo '                    print the table, write results/ (CSV, JSON, PNG)'
+	@echo '                    print the table, write results/ (CSV, JSON, PNG);'
+	@echo '                    BENCH_ARCH=arm64: cross-built arm64 kernels on qemu -M virt,'
+	@echo '                    results in results/arm64-guest/ (configs/arch/ lists the arches)'
 	@echo '  make check        all tests: series applies, checkpatch, sparse, KUnit (UML,'
 	@echo '                    i386 qemu -smp 2), matrix, script tests; ends with'
 	@echo '                    "N passed, N failed"'
@@ -40,6 +43,8 @@ help:
 	@echo '  make apply KSRC=DIR  apply the series to your clean 6.12.y git tree as commits'
 	@echo '                    on a new branch avc-pcpu (the only target that writes to KSRC)'
 	@echo '  make bench-os     the benchmark with CONFIG_CC_OPTIMIZE_FOR_SIZE kernels'
+	@echo '  make paper        the 2007 SH4 table (SELinux over no SELinux, -O2/-Os) from'
+	@echo '                    every make bench/bench-os run in results/, per architecture'
 	@echo '  make profile OP=row  where the SELinux cost of one bench row goes: guest'
 	@echo '                    instructions per op and per function under security/,'
 	@echo '                    SELinux minus lsm=capability, stock and patched (qemu plugin)'
@@ -124,6 +129,9 @@ bench: deps
 
 bench-os: deps
 	@$(S)/bench-all.sh os
+
+paper:
+	@$(S)/paper.py results
 
 profile: kernel
 	@$(S)/profile.sh $(OP)

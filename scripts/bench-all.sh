@@ -5,14 +5,15 @@
 . "$(dirname "$0")/lib.sh"
 lock_build
 
-flavor=x86_64-guest
-[ "${1:-}" = os ] && flavor=x86_64-guest+os
+# BENCH_ARCH (configs/arch/) picks the architecture: x86_64 by default.
+flavor=$BA_FRAGMENT
+[ "${1:-}" = os ] && flavor=$BA_FRAGMENT+os
 S=$TOP/scripts
 "$S/deps.sh"
 "$S/tree.sh"
 "$S/build.sh" stock "$flavor"
 "$S/build.sh" patched "$flavor"
 "$S/bench.sh" "$flavor"
-if [ "$flavor" = x86_64-guest ] && [ -z "${NO_MICROBENCH:-}" ]; then
+if [ "$flavor" = x86_64-guest ] && [ "$BENCH_ARCH" = x86_64 ] && [ -z "${NO_MICROBENCH:-}" ]; then
 	"$S/microbench.sh" ${MICROBENCH_ARCHES:-um}
 fi

@@ -8,7 +8,8 @@
 # beside a process of the permissive domain whose grants keep emptying the
 # patched kernel's per-CPU cache.
 #
-# Usage: bench.sh [FLAVOR]       (default x86_64-guest; e.g. x86_64-guest+os)
+# Usage: bench.sh [FLAVOR]       (default x86_64-guest; e.g. x86_64-guest+os;
+#                                with BENCH_ARCH=arm64: arm64-guest)
 # Environment:
 #   POLICY=project|debian   guest policy (default project, see tools/testing/selinux-avc-bench/policy.sh)
 #   BENCH_SCALE=N           percent of the default iteration counts (100)
@@ -28,7 +29,7 @@
 . "$(dirname "$0")/lib.sh"
 lock_build
 
-flavor=${1:-x86_64-guest}
+flavor=${1:-$BA_FRAGMENT}
 POLICY=${POLICY:-project}
 BENCH_SCALE=${BENCH_SCALE:-100}
 BENCH_JOBS=${BENCH_JOBS:-$(nproc)}
@@ -41,7 +42,7 @@ if [ "$flavor" = x86_64-guest ]; then
 else
 	RESULTS=${RESULTS:-$TOP/results/$flavor}
 fi
-QEMU=${QEMU:-qemu-system-x86_64}
+QEMU=${QEMU:-$BA_QEMU}
 
 case $BENCH_SCALE in ''|*[!0-9]*|0) die "BENCH_SCALE must be a positive integer" ;; esac
 case $BENCH_JOBS in ''|*[!0-9]*|0) die "BENCH_JOBS must be a positive integer" ;; esac
@@ -52,7 +53,11 @@ if [ "$BENCH_CHURN" = 1 ] && [ "$POLICY" != project ]; then
 	BENCH_CHURN=0
 fi
 
-for t in "$QEMU:qemu-system-x86" gnuplot:gnuplot-nox python3:python3 size:binutils; do
+for t in "$QEMU" "${BA_CROSS}size"; do
+	command -v "$t" >/dev/null ||
+		die "$t not found: apt-get install $([ -n "$BA_CROSS" ] && echo "$BA_PACKAGES" || echo "$BA_PACKAGES binutils") (or run scripts/deps.sh)"
+done
+for t in gnuplot:gnuplot-nox python3:python3; do
 	command -v "${t%%:*}" >/dev/null ||
 		die "${t%%:*} not found: apt-get install ${t#*:} (or run scripts/deps.sh)"
 done
@@ -61,19 +66,19 @@ done
 missing=
 for k in $KERNELS; do
 	case $k in stock|patched) ;; *) die "KERNELS: unknown kernel '$k'" ;; esac
-	img=$OUTDIR/$k-$flavor/arch/x86/boot/bzImage
+	img=$OUTDIR/$k-$flavor/$BA_IMAGE
 	[ -f "$img" ] || missing="$missing $k"
 done
 if [ -n "$missing" ]; then
 	for k in $missing; do
 		printf 'error: no %s kernel: %s is missing\n' "$k" \
-			"${OUTDIR#"$TOP"/}/$k-$flavor/arch/x86/boot/bzImage" >&2
+			"${OUTDIR#"$TOP"/}/$k-$flavor/$BA_IMAGE" >&2
 	done
-	die "build it first: scripts/build.sh <stock|patched> $flavor (or make bench, which builds both)"
+	die "build it first: $([ "$BENCH_ARCH" = x86_64 ] || echo "BENCH_ARCH=$BENCH_ARCH ")scripts/build.sh <stock|patched> $flavor (or make bench, which builds both)"
 fi
 
 "$TOP/tools/testing/selinux-avc-bench/guest.sh" "$POLICY"
-initrd=$BUILD/guest/initrd-$POLICY.gz
+initrd=$GUEST_DIR/initrd-$POLICY.gz
 
 mkdir -p "$RESULTS/logs"
 rm -f "$RESULTS"/logs/*.log
@@ -81,14 +86,14 @@ rm -f "$RESULTS"/logs/*.log
 # One guest: boot KERNEL in MODE (selinux, none, churn-selinux or
 # churn-none), console to LOG (bench_guest in lib.sh).
 boot() {
-	local k=$1 mode=$2 log=$3 append="console=ttyS0 quiet BENCH_SCALE=$BENCH_SCALE${BENCH_CMDLINE:+ $BENCH_CMDLINE}"
+	local k=$1 mode=$2 log=$3 append="console=$BA_CONSOLE quiet BENCH_SCALE=$BENCH_SCALE${BENCH_CMDLINE:+ $BENCH_CMDLINE}"
 	case $mode in
 	churn-*) append="$append BENCH_SCENARIO=churn BENCH_CHURN_PAUSE=$BENCH_CHURN_PAUSE" ;;
 	esac
 	case $mode in
 	*none) append="$append lsm=capability" ;;
 	esac
-	bench_guest "$BENCH_TIMEOUT" "$OUTDIR/$k-$flavor/arch/x86/boot/bzImage" "$initrd" "$append" "$log"
+	bench_guest "$BENCH_TIMEOUT" "$OUTDIR/$k-$flavor/$BA_IMAGE" "$initrd" "$append" "$log"
 }
 
 # Results a guest of MODE prints (guest/run.sh).

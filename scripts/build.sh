@@ -4,33 +4,44 @@
 # Usage: build.sh stock|stockfix|patched [FLAVOR]
 #   stockfix is stock plus the series' first patch, the fix for stock SELinux.
 #   FLAVOR is a config fragment name under configs/ minus ".config", applied
-#   on top of tinyconfig and configs/x86_64-guest.config (default: x86_64-guest).
-#   Extra fragments can be stacked with '+': x86_64-guest+os.
+#   on top of tinyconfig and the architecture's guest fragment (default
+#   x86_64-guest: configs/x86_64-guest.config; BENCH_ARCH=arm64:
+#   arm64-guest, cross-built, see configs/arch/).  Extra fragments can be
+#   stacked with '+': x86_64-guest+os, arm64-guest+os.
 . "$(dirname "$0")/lib.sh"
 lock_build
 
 variant=${1:?usage: build.sh stock|stockfix|patched [flavor]}
-flavor=${2:-x86_64-guest}
+flavor=${2:-$BA_FRAGMENT}
 case $variant in
 stock) src=$PRISTINE ;;
 stockfix) need_stockfix; src=$STOCKFIX ;;
 patched) need_tree; src=$PATCHED ;;
 *) die "build.sh: variant must be stock, stockfix or patched, not '$variant'" ;;
 esac
+for f in ${flavor//+/ }; do
+	case $f in
+	*-guest) [ "$f" = "$BA_FRAGMENT" ] ||
+		die "flavor $flavor is another architecture's than BENCH_ARCH=$BENCH_ARCH (base fragment $BA_FRAGMENT)" ;;
+	esac
+done
 [ -d "$src" ] || die "no source tree $src: run 'make source'"
 
 out=$OUTDIR/$variant-$flavor
 mkdir -p "$out" "$BUILD/logs"
 log=$BUILD/logs/build-$SRCID-$variant-$flavor.log
 frags=()
-for f in x86_64-guest ${flavor//+/ }; do
+for f in "$BA_FRAGMENT" ${flavor//+/ }; do
 	[ -f "$TOP/configs/$f.config" ] || die "no config fragment configs/$f.config"
 	case " ${frags[*]-} " in *" $TOP/configs/$f.config "*) ;; *) frags+=("$TOP/configs/$f.config") ;; esac
 done
 
 CCACHE=
 command -v ccache >/dev/null && CCACHE="ccache "
-MAKEARGS=(-C "$src" O="$out" ARCH=x86_64 CC="${CCACHE}gcc" -j"$JOBS")
+command -v "${BA_CROSS}gcc" >/dev/null ||
+	die "${BA_CROSS}gcc not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
+MAKEARGS=(-C "$src" O="$out" ARCH="$BA_KARCH" CC="${CCACHE}${BA_CROSS}gcc" -j"$JOBS")
+[ -z "$BA_CROSS" ] || MAKEARGS+=(CROSS_COMPILE="$BA_CROSS")
 
 # Regenerate .config only when the fragments change, so rebuilds stay incremental.
 stamp=$(cat "${frags[@]}" | md5sum | cut -c1-32)
@@ -59,7 +70,7 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.fragstamp" 2>/dev/null)" != "$stam
 fi
 msg "building $variant kernel ($flavor) in ${out#$TOP/}"
 start=$SECONDS
-make "${MAKEARGS[@]}" bzImage >>"$log" 2>&1 &
+make "${MAKEARGS[@]}" "$BA_TARGET" >>"$log" 2>&1 &
 pid=$!
 while kill -0 $pid 2>/dev/null; do
 	sleep 10
@@ -67,4 +78,4 @@ while kill -0 $pid 2>/dev/null; do
 		$((SECONDS - start)) "$(tail -1 "$log" | cut -c1-60)" >&2
 done
 wait $pid || { tail -30 "$log"; die "kernel build failed ($variant $flavor), log: $log"; }
-msg "$variant ($flavor) built in $((SECONDS - start))s: ${out#$TOP/}/arch/x86/boot/bzImage"
+msg "$variant ($flavor) built in $((SECONDS - start))s: ${out#$TOP/}/$BA_IMAGE"

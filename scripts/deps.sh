@@ -1,18 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages the targets need, or say how to.
-# Usage: deps.sh [group...]   groups: build source guest bench cross
-#   (default: all but cross, which only make kunit-arm64 needs)
+# Usage: deps.sh [group...]   groups: build source guest bench arch cross
+#   (default: all but cross, which only make kunit-arm64 needs; arch is
+#   what BENCH_ARCH's benchmark needs, configs/arch/<arch>.conf)
 . "$(dirname "$0")/lib.sh"
 
 declare -A PKG=(
-	[build]="bc flex bison libelf-dev libssl-dev cpio ccache sparse xz-utils git make gcc python3 python3-ply python3-git perl"
+	[build]="bc flex bison libelf-dev libssl-dev cpio ccache sparse xz-utils git make gcc python3 python3-ply python3-git perl linux-config-6.12"
 	[source]="linux-source-6.12"
 	[guest]="qemu-system-x86 busybox-static checkpolicy selinux-policy-default"
 	[bench]="gnuplot-nox"
 	[cross]="gcc-aarch64-linux-gnu qemu-system-arm"
+	[arch]="$BA_PACKAGES"
 )
-groups=${*:-build source guest bench}
+groups=${*:-build source guest bench arch}
 want=(${DEPS_EXTRA:-})
 for g in $groups; do
 	[ -n "${PKG[$g]+x}" ] || die "deps.sh: unknown group '$g'"

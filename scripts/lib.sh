@@ -26,6 +26,23 @@ OUTDIR=$BUILD/out/$SRCID
 BASE_TAG=avc-base
 BRANCH=avc-pcpu
 
+# The benchmark's architecture (BENCH_ARCH, default x86_64; not ARCH, which
+# kbuild owns).  Its settings are data, one file per architecture in
+# configs/arch/ (the BA_* variables: toolchain, image, qemu, console).
+BENCH_ARCH=${BENCH_ARCH:-x86_64}
+if [ ! -f "$TOP/configs/arch/$BENCH_ARCH.conf" ] || [ -n "${BENCH_ARCH//[a-z0-9_]/}" ]; then
+	echo "error: BENCH_ARCH=$BENCH_ARCH: no configs/arch/$BENCH_ARCH.conf (known: $(cd "$TOP/configs/arch" && ls -- *.conf | sed 's/\.conf$//' | tr '\n' ' '))" >&2
+	exit 2
+fi
+# shellcheck source=../configs/arch/x86_64.conf
+. "$TOP/configs/arch/$BENCH_ARCH.conf"
+# The benchmark guest's programs and initramfs (the policy is shared).
+if [ "$BENCH_ARCH" = x86_64 ]; then
+	GUEST_DIR=$BUILD/guest
+else
+	GUEST_DIR=$BUILD/guest-$BENCH_ARCH
+fi
+
 # ccache: hash paths under build/ relative to the build directory, so that
 # another clone of this repo (CI) reuses the objects this one compiled.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD}
@@ -188,7 +205,7 @@ guest_image() {
 	if [ -n "${!var:-}" ]; then
 		echo "${!var}"
 	else
-		echo "$OUTDIR/$1-$2/arch/x86/boot/bzImage"
+		echo "$OUTDIR/$1-$2/$BA_IMAGE"
 	fi
 }
 
@@ -209,11 +226,41 @@ need_guest_images() {
 bench_guest() {
 	local t=$1 img=$2 initrd=$3 append=$4 log=$5
 	shift 5
-	timeout --foreground -k 5 "$t" "${QEMU:-qemu-system-x86_64}" -accel tcg \
+	# shellcheck disable=SC2086 # BA_QEMU_ARGS: several arguments
+	timeout --foreground -k 5 "$t" "${QEMU:-$BA_QEMU}" $BA_QEMU_ARGS -accel tcg \
 		-icount shift=0,sleep=off -rtc base=2025-01-01T00:00:00,clock=vm \
 		-smp 1 -m 512 -nographic -no-reboot \
 		-kernel "$img" -initrd "$initrd" -append "$append" "$@" \
 		</dev/null >"$log" 2>&1
+}
+
+# guest_busybox: print the path of a static busybox for BENCH_ARCH's
+# guest: the host's for x86_64; for another architecture Debian's
+# busybox-static of that architecture, downloaded once (not installed:
+# apt-get with a private state directory under build/deps/) and unpacked.
+guest_busybox() {
+	local d=$BUILD/deps/$BA_DEB_ARCH apt deb
+	if [ -n "${BUSYBOX:-}" ] || [ "$BA_DEB_ARCH" = amd64 ]; then
+		echo "${BUSYBOX:-/bin/busybox}"
+		return
+	fi
+	if [ ! -x "$d/root/bin/busybox" ]; then
+		command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
+			die "apt-get and dpkg-deb are needed to fetch busybox-static:$BA_DEB_ARCH"
+		msg "fetching Debian's busybox-static for $BA_DEB_ARCH (once, into ${d#"$TOP"/})"
+		mkdir -p "$d/state/lists/partial" "$d/cache/archives/partial" "$d/deb"
+		apt=(apt-get -q -o "Dir::State=$d/state" -o "Dir::Cache=$d/cache"
+			-o "Dir::State::status=/dev/null" -o "APT::Architecture=$BA_DEB_ARCH"
+			-o "APT::Architectures::=$BA_DEB_ARCH" -o APT::Sandbox::User=root)
+		"${apt[@]}" update >"$d/apt.log" 2>&1 &&
+			(cd "$d/deb" && "${apt[@]}" download "busybox-static:$BA_DEB_ARCH") >>"$d/apt.log" 2>&1 ||
+			die "cannot download busybox-static:$BA_DEB_ARCH from the Debian archive (log: ${d#"$TOP"/}/apt.log); or set BUSYBOX to a static busybox for $BA_DEB_ARCH"
+		deb=$(ls "$d"/deb/busybox-static_*_"$BA_DEB_ARCH".deb | tail -1)
+		rm -rf "$d/root"
+		dpkg-deb -x "$deb" "$d/root" || die "cannot unpack $deb"
+		[ -x "$d/root/bin/busybox" ] || die "$deb has no bin/busybox"
+	fi
+	echo "$d/root/bin/busybox"
 }
 
 # need_initramfs_tools: what building a guest initramfs takes.

@@ -12,7 +12,7 @@ shift 2
 
 # sizes FILE: "text data bss" of a file; archives are summed over members
 sizes() {
-	size -t "$1" 2>/dev/null | awk 'END { print $1, $2, $3 }'
+	"${BA_CROSS}size" -t "$1" 2>/dev/null | awk 'END { print $1, $2, $3 }'
 }
 
 # vmlinux's .text is padded to a 2 MiB boundary, so size(1) of vmlinux
@@ -30,7 +30,7 @@ for k in "$@"; do
 		echo "$k,$obj,$t,$d,$b" >> "$out"
 		text[$k:$obj]=$t
 	done
-	t=$(size -A "$o/vmlinux.o" | awk '$1 == ".text" {print $2}')
+	t=$("${BA_CROSS}size" -A "$o/vmlinux.o" | awk '$1 == ".text" {print $2}')
 	[ -n "$t" ] || die "no .text in $o/vmlinux.o"
 	echo "$k,vmlinux.o:.text,$t,," >> "$out"
 	text[$k:vmlinux.o:.text]=$t

@@ -295,6 +295,15 @@ expect_fail "make litmus without herd7 says how to get it" \
 	"^7\.57 builds from source" \
 	env HERD7="$T/no-herd7" "$TOP/scripts/litmus.sh"
 
+# 16a. BENCH_ARCH: an unknown architecture is named with the known ones,
+# and a flavor of another architecture is refused before anything builds.
+expect_fail "an unknown BENCH_ARCH lists the architectures" \
+	"BENCH_ARCH=mips: no configs/arch/mips.conf \(known: arm64 x86_64" \
+	env BENCH_ARCH=mips "$TOP/scripts/build.sh" stock
+expect_fail "a flavor of another architecture is refused" \
+	"flavor x86_64-guest is another architecture's than BENCH_ARCH=arm64" \
+	env BENCH_ARCH=arm64 "$TOP/scripts/build.sh" stock x86_64-guest
+
 # 16. make profile: an unknown row is named with the list of rows; the
 # qemu plugin builds without a warning and exports what qemu looks up.
 expect_fail "make profile with an unknown row lists the rows" \

@@ -10,20 +10,25 @@
 lock_build
 
 kind=${1:-${POLICY:-project}}
-G=$BUILD/guest
+# BENCH_ARCH's programs and initramfs in $GUEST_DIR (build/guest for
+# x86_64); the policy, the same for every architecture, in build/guest.
+P=$BUILD/guest
+G=$GUEST_DIR
 root=$G/root-$kind
 initrd=$G/initrd-$kind.gz
-BUSYBOX=${BUSYBOX:-/bin/busybox}
+BUSYBOX=$(guest_busybox)
 
 need_initramfs_tools
+command -v "$BA_CC" >/dev/null ||
+	die "$BA_CC not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
 types_h=
-for f in /usr/include/sys/types.h /usr/include/x86_64-linux-gnu/sys/types.h; do
+for f in "$BA_SYSROOT/include/sys/types.h" /usr/include/x86_64-linux-gnu/sys/types.h; do
 	[ -f "$f" ] && { types_h=$f; break; }
 done
-[ -n "$types_h" ] || die "no sys/types.h on the host: apt-get install libc6-dev"
+[ -n "$types_h" ] || die "no $BA_SYSROOT/include/sys/types.h: apt-get install $BA_PACKAGES"
 
-msg "building benchmarks"
-make -s -C "$TOP/tools/testing/selinux-avc-bench" OUT="$G/bin" ||
+msg "building benchmarks ($BENCH_ARCH, $BA_CC)"
+make -s -C "$TOP/tools/testing/selinux-avc-bench" OUT="$G/bin" CC="$BA_CC" ||
 	die "benchmark build failed"
 "$TOP/tools/testing/selinux-avc-bench/policy.sh" "$kind"
 
@@ -31,7 +36,11 @@ msg "assembling initramfs ($kind policy)"
 rm -rf "$root"
 mkdir -p "$root"/{bin,bench,dev,proc,sys,tmp,policy,usr/include/sys}
 cp "$BUSYBOX" "$root/bin/busybox"
-for a in $("$BUSYBOX" --list); do
+# The applet list: from the guest's busybox where the host can run it,
+# else from the host's (the same Debian package, built the same way).
+applets=$("$BUSYBOX" --list 2>/dev/null) || applets=$(/bin/busybox --list) ||
+	die "cannot list busybox's applets: apt-get install busybox-static"
+for a in $applets; do
 	[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
 done
 for b in lat_syscall lat_pipe lat_fs pathwalk churn serun lat_proc lat_mmap \
@@ -46,7 +55,7 @@ cp "$TOP/tools/testing/selinux-avc-bench/guest/init" "$root/init"
 chmod 755 "$root/init"
 cp "$types_h" "$root/usr/include/sys/types.h"
 echo secret > "$root/secret"
-cp "$G/policy-$kind"/{policy.bin,labels,domain,permissive_domain,churn,kind} "$root/policy/"
+cp "$P/policy-$kind"/{policy.bin,labels,domain,permissive_domain,churn,kind} "$root/policy/"
 # Owners, modes, times and the console node come from make_initramfs (no
 # root needed); the same inputs give the same image.
 make_initramfs "$root" "$initrd"
