@@ -17,6 +17,14 @@
  * Every case is one real system call (or a short fixed sequence) on an
  * object of one type; OUTCOME is "ok", an errno name, "revoked" (an
  * inherited descriptor was replaced by SELinux at exec) or "sigN".
+ * Objects include processes: for each "proc" type of objects.conf the
+ * parent starts, at the beginning of the phase, a target process in that
+ * domain ("avcmatrix target": ignores SIGUSR1, waits) and a zombie in it
+ * ("avcmatrix zombie", not reaped until the phase ends; SIGKILL is sent
+ * to it), and passes their pids to every child.  The kinds cap, mem, tcp,
+ * udp and netlink have one fixed "type" each (self, lo, route): the
+ * domain's own capabilities and executable memory, loopback sockets
+ * (the parent's TCP listener and UDP socket) and a netlink route socket.
  * Before each case the child stats /tmp/m/mark, whose getattr is
  * auditallow'ed: the granted record it leaves in the audit stream tells
  * the parent which case the records that follow belong to.  At the end of
@@ -65,8 +73,16 @@
 #include <dirent.h>
 #include <ftw.h>
 #include <poll.h>
+#include <sched.h>
+#include <signal.h>
 #include <time.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <netinet/in.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -91,10 +107,17 @@
 #define FD_LW		61
 #define MAXCASES	4096
 #define MAXREC		1024
+/* Loopback: the parent's TCP listener and UDP receiver, and the ports the
+ * bind cases ask for: one outside the local (ephemeral) port range, which
+ * takes name_bind, and one below 1024, which takes net_bind_service too */
+#define PORT_TCP	5000
+#define PORT_UDP	5001
+#define PORT_HI		61000
+#define PORT_LO		80
 
-enum { K_DOMAIN, K_FILE, K_DIR, K_FIFO, K_SOCK, K_CREATE, K_PROG, NKINDS };
+enum { K_DOMAIN, K_FILE, K_DIR, K_FIFO, K_SOCK, K_CREATE, K_PROG, K_PROC, NKINDS };
 static const char *const kinds[] = {
-	"domain", "file", "dir", "fifo", "sock", "create", "prog"
+	"domain", "file", "dir", "fifo", "sock", "create", "prog", "proc"
 };
 
 struct config {
@@ -284,6 +307,10 @@ static const char *errname(int e)
 	case ETXTBSY: return "ETXTBSY";
 	case ECONNREFUSED: return "ECONNREFUSED";
 	case EINPROGRESS: return "EINPROGRESS";
+	case ESRCH: return "ESRCH";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EADDRINUSE: return "EADDRINUSE";
+	case ENETUNREACH: return "ENETUNREACH";
 	}
 	snprintf(buf, sizeof(buf), "E%d", e);
 	return buf;
@@ -439,6 +466,18 @@ static const char *do_ioctl(int fd)
 	return res(ioctl(fd, TCGETS, &t));
 }
 
+/*
+ * Other ioctl commands, checked against the allowxperm rules: TIOCGWINSZ
+ * (0x5413, the same driver as TCGETS), _IO(0xab, 1) (another driver); no
+ * tmpfs file has either (ENOTTY)
+ */
+static const char *do_ioctl_cmd(int fd, unsigned long cmd)
+{
+	struct winsize w;
+
+	return res(ioctl(fd, cmd, &w));
+}
+
 static const char *do_ls(const char *path)
 {
 	char buf[4096];
@@ -507,21 +546,219 @@ static const char *do_pipe(int ioc)
 	return errname(r);
 }
 
+/* Run FN(ARG) in a forked child (what it changes dies with it); its result */
+static const char *in_child(int (*fn)(long), long arg)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (!pid)
+		_exit(fn(arg) < 0 ? errno : 0);
+	return waited(pid);
+}
+
+static int op_setuid(long a) { return setuid(1000); }
+static int op_setgid(long a) { return setgid(1000); }
+static int op_chroot(long a) { return chroot("/"); }
+static int op_nice(long a) { return setpriority(PRIO_PROCESS, 0, -1); }
+
+/*
+ * Make executable: 0 an anonymous mapping (mmap), 1 an anonymous mapping
+ * made executable later (mprotect), 2 a page of the heap, 3 a page of the
+ * stack (mprotect).
+ */
+static int op_exec_mem(long what)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *p, *brk0;
+	int r;
+
+	if (what == 0) {
+		p = mmap(NULL, pg, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return -1;
+		munmap(p, pg);
+		return 0;
+	}
+	if (what == 1) {
+		p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			die("mmap");
+		r = mprotect(p, pg, PROT_READ | PROT_EXEC);
+		munmap(p, pg);
+		return r;
+	}
+	if (what == 2) {
+		/*
+		 * SELinux takes a mapping for the heap if it lies within
+		 * [start_brk, brk): end the heap on a page boundary.
+		 */
+		brk0 = sbrk(0);
+		p = (char *)(((unsigned long)brk0 + pg - 1) & ~(pg - 1)) + pg;
+		if (brk(p))
+			die("brk");
+		return mprotect(p - pg, pg, PROT_READ | PROT_WRITE | PROT_EXEC);
+	}
+	p = (char *)((unsigned long)&r & ~(pg - 1));
+	return mprotect(p, pg, PROT_READ | PROT_WRITE | PROT_EXEC);
+}
+
+/*
+ * Map the file PATH (opened read-only): 0 shared, readable; 1 private,
+ * readable and executable; 2 private, writable and executable; 3 private
+ * readable, then mprotect executable; 4 private writable, one page
+ * written (copy on write), then mprotect executable.
+ */
+static const char *do_mmap(const char *path, int what)
+{
+	static const int prot[] = {
+		PROT_READ, PROT_READ | PROT_EXEC, PROT_READ | PROT_WRITE | PROT_EXEC,
+		PROT_READ, PROT_READ | PROT_WRITE
+	};
+	long pg = sysconf(_SC_PAGESIZE);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
+	char *p;
+
+	if (fd < 0)
+		return errname(errno);
+	p = mmap(NULL, pg, prot[what], what ? MAP_PRIVATE : MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		r = errno;
+	} else {
+		if (what == 4)
+			p[0] ^= 1;
+		if (what >= 3 && mprotect(p, pg, PROT_READ | PROT_EXEC))
+			r = errno;
+		munmap(p, pg);
+	}
+	close(fd);
+	return errname(r);
+}
+
+/* Target processes: pid[i] runs in the domain of proc type i, zpid[i] is
+ * a zombie in it (from the child's command line) */
+static pid_t tpid[MAXT], zpid[MAXT];
+
+/* PTRACE_SEIZE PID; if allowed, stop it, wait for the stop and detach */
+static const char *do_ptrace(pid_t pid)
+{
+	int st;
+
+	if (ptrace(PTRACE_SEIZE, pid, 0, 0))
+		return errname(errno);
+	if (ptrace(PTRACE_INTERRUPT, pid, 0, 0) || waitpid(pid, &st, __WALL) != pid ||
+	    ptrace(PTRACE_DETACH, pid, 0, 0))
+		die("ptrace %d", pid);
+	return "ok";
+}
+
+static struct sockaddr_in lo_addr(int port)
+{
+	struct sockaddr_in a;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons(port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	return a;
+}
+
+enum { IN_CREATE, IN_BIND, IN_BIND_HI, IN_BIND_LO, IN_LISTEN, IN_CONNECT, IN_SEND };
+
+/* A fresh inet socket of TYPE, then OP on 127.0.0.1 (blocking) */
+static const char *do_inet(int type, int op)
+{
+	struct sockaddr_in a;
+	int s = socket(AF_INET, type | SOCK_CLOEXEC, 0), r = 0;
+
+	if (s < 0)
+		return errname(errno);
+	switch (op) {
+	case IN_BIND:
+	case IN_BIND_HI:
+	case IN_BIND_LO:
+		a = lo_addr(op == IN_BIND ? 0 : op == IN_BIND_HI ? PORT_HI : PORT_LO);
+		r = bind(s, (struct sockaddr *)&a, sizeof(a));
+		break;
+	case IN_LISTEN:
+		r = listen(s, 1);
+		break;
+	case IN_CONNECT:
+		a = lo_addr(type == SOCK_STREAM ? PORT_TCP : PORT_UDP);
+		r = connect(s, (struct sockaddr *)&a, sizeof(a));
+		break;
+	case IN_SEND:
+		a = lo_addr(PORT_UDP);
+		r = sendto(s, "x", 1, 0, (struct sockaddr *)&a, sizeof(a)) == 1 ? 0 : -1;
+		break;
+	}
+	r = r ? errno : 0;
+	close(s);
+	return errname(r);
+}
+
+/* A netlink route socket; DUMP: ask for the links (RTM_GETLINK dump) and
+ * read the first answer */
+static const char *do_netlink(int dump)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+	} req;
+	char buf[8192];
+	int s = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), r = 0;
+
+	if (s < 0)
+		return errname(errno);
+	if (dump) {
+		memset(&req, 0, sizeof(req));
+		req.nh.nlmsg_len = sizeof(req);
+		req.nh.nlmsg_type = RTM_GETLINK;
+		req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+		req.nh.nlmsg_seq = 1;
+		req.ifi.ifi_family = AF_UNSPEC;
+		if (send(s, &req, sizeof(req), 0) != sizeof(req) ||
+		    recv(s, buf, sizeof(buf), MSG_DONTWAIT) <= 0)
+			r = errno;
+	}
+	close(s);
+	return errname(r);
+}
+
+/* "PID,ZPID" per proc type, in objects.conf order */
+static void read_targets(int argc, char **argv)
+{
+	int i;
+
+	if (argc != cfg.n[K_PROC]) {
+		errno = EINVAL;
+		die("%d targets for %d proc types", argc, cfg.n[K_PROC]);
+	}
+	for (i = 0; i < argc; i++)
+		if (sscanf(argv[i], "%d,%d", &tpid[i], &zpid[i]) != 2) {
+			errno = EINVAL;
+			die("target '%s'", argv[i]);
+		}
+}
+
 #define CASE(kind, type, op, expr)			\
 	do {						\
 		marker();				\
 		emit(kind, type, op, (expr));		\
 	} while (0)
 
-static int child(void)
+static int child(int argc, char **argv)
 {
 	char p[256], q[256], fdobj[256], ctx[256];
+	struct sched_param sp = { 0 };
 	const char *t;
 	struct stat st;
 	char c;
 	int i, fd;
 
 	read_config();
+	read_targets(argc, argv);
 	for (i = 0; i < cfg.n[K_FILE]; i++) {
 		t = cfg.v[K_FILE][i];
 		snprintf(p, sizeof(p), W "/f/%s/obj", t);
@@ -536,6 +773,10 @@ static int child(void)
 		     res(pwrite(FD_W(i), "x", 1, 0) == 1 ? 0 : -1));
 		CASE("file", t, "ioctl", !inherited(FD_R(i), fdobj) ? "revoked" :
 		     do_ioctl(FD_R(i)));
+		CASE("file", t, "ioctl_tw", !inherited(FD_R(i), fdobj) ? "revoked" :
+		     do_ioctl_cmd(FD_R(i), TIOCGWINSZ));
+		CASE("file", t, "ioctl_x", !inherited(FD_R(i), fdobj) ? "revoked" :
+		     do_ioctl_cmd(FD_R(i), _IO(0xab, 1)));
 		CASE("file", t, "stat", res(stat(p, &st)));
 		CASE("file", t, "fstat", do_fstat(p));
 		CASE("file", t, "chmod", res(chmod(p, 0755)));
@@ -545,6 +786,12 @@ static int child(void)
 		snprintf(p, sizeof(p), W "/f/%s/r", t);
 		snprintf(q, sizeof(q), W "/f/%s/r2", t);
 		CASE("file", t, "rename", res(rename(p, q)));
+		snprintf(p, sizeof(p), W "/f/%s/obj", t);
+		CASE("file", t, "mmap_r", do_mmap(p, 0));
+		CASE("file", t, "mmap_x", do_mmap(p, 1));
+		CASE("file", t, "mmap_wx", do_mmap(p, 2));
+		CASE("file", t, "mprot_x", do_mmap(p, 3));
+		CASE("file", t, "execmod", do_mmap(p, 4));
 	}
 	for (i = 0; i < cfg.n[K_DIR]; i++) {
 		t = cfg.v[K_DIR][i];
@@ -620,6 +867,42 @@ static int child(void)
 	CASE("self", "self", "pipe_ioctl", do_pipe(1));
 	CASE("self", "self", "socket", do_sock(SOCK_STREAM, 3, NULL));
 	CASE("self", "self", "dgram", do_sock(SOCK_DGRAM, 3, NULL));
+	/* Other processes: the target in each proc type's domain */
+	for (i = 0; i < cfg.n[K_PROC]; i++) {
+		t = cfg.v[K_PROC][i];
+		CASE("proc", t, "signal", res(kill(tpid[i], SIGUSR1)));
+		CASE("proc", t, "sigkill", res(kill(zpid[i], SIGKILL)));
+		CASE("proc", t, "signull", res(kill(tpid[i], 0)));
+		CASE("proc", t, "getsched", res(sched_getparam(tpid[i], &sp)));
+		CASE("proc", t, "setsched", res(sched_setscheduler(tpid[i], SCHED_OTHER, &sp)));
+		CASE("proc", t, "getpgid", res(getpgid(tpid[i])));
+		CASE("proc", t, "getsession", res(getsid(tpid[i])));
+		CASE("proc", t, "ptrace", do_ptrace(tpid[i]));
+	}
+	/* The domain's own capabilities, executable memory */
+	CASE("cap", "self", "setuid", in_child(op_setuid, 0));
+	CASE("cap", "self", "setgid", in_child(op_setgid, 0));
+	CASE("cap", "self", "chroot", in_child(op_chroot, 0));
+	CASE("cap", "self", "nice", in_child(op_nice, 0));
+	CASE("mem", "self", "execmem", res(op_exec_mem(0)));
+	CASE("mem", "self", "mprot_x", res(op_exec_mem(1)));
+	CASE("mem", "self", "execheap", in_child(op_exec_mem, 2));
+	CASE("mem", "self", "execstack", in_child(op_exec_mem, 3));
+	/* Sockets on loopback; netlink */
+	CASE("tcp", "lo", "create", do_inet(SOCK_STREAM, IN_CREATE));
+	CASE("tcp", "lo", "bind", do_inet(SOCK_STREAM, IN_BIND));
+	CASE("tcp", "lo", "bind_hi", do_inet(SOCK_STREAM, IN_BIND_HI));
+	CASE("tcp", "lo", "bind_lo", do_inet(SOCK_STREAM, IN_BIND_LO));
+	CASE("tcp", "lo", "listen", do_inet(SOCK_STREAM, IN_LISTEN));
+	CASE("tcp", "lo", "connect", do_inet(SOCK_STREAM, IN_CONNECT));
+	CASE("udp", "lo", "create", do_inet(SOCK_DGRAM, IN_CREATE));
+	CASE("udp", "lo", "bind", do_inet(SOCK_DGRAM, IN_BIND));
+	CASE("udp", "lo", "bind_lo", do_inet(SOCK_DGRAM, IN_BIND_LO));
+	CASE("udp", "lo", "listen", do_inet(SOCK_DGRAM, IN_LISTEN));
+	CASE("udp", "lo", "connect", do_inet(SOCK_DGRAM, IN_CONNECT));
+	CASE("udp", "lo", "send", do_inet(SOCK_DGRAM, IN_SEND));
+	CASE("netlink", "route", "create", do_netlink(0));
+	CASE("netlink", "route", "getlink", do_netlink(1));
 
 	if (write(1, outbuf, outlen) != (ssize_t)outlen)
 		die("write results");
@@ -973,11 +1256,91 @@ static void make_listeners(void)
 	}
 }
 
+/* The loopback TCP listener and UDP receiver of the tcp and udp cases */
+static int inet_listen_fd, inet_recv_fd;
+
+static void make_inet_listeners(void)
+{
+	struct sockaddr_in a;
+
+	inet_listen_fd = hi(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+	a = lo_addr(PORT_TCP);
+	if (inet_listen_fd < 0 || setsockopt(inet_listen_fd, SOL_SOCKET, SO_REUSEADDR,
+					     &(int){ 1 }, sizeof(int)) ||
+	    bind(inet_listen_fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    listen(inet_listen_fd, 1024))
+		die("tcp listener on 127.0.0.1:%d (is lo up?)", PORT_TCP);
+	inet_recv_fd = hi(socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+	a = lo_addr(PORT_UDP);
+	if (inet_recv_fd < 0 || bind(inet_recv_fd, (struct sockaddr *)&a, sizeof(a)))
+		die("udp socket on 127.0.0.1:%d", PORT_UDP);
+}
+
+/*
+ * The proc kind's targets: in the domain of each proc type, a process
+ * that ignores SIGUSR1 and waits ("avcmatrix target"), and a zombie
+ * ("avcmatrix zombie", never reaped while the phase runs) for SIGKILL.
+ * They live for the whole phase; their pids go to every child as
+ * "PID,ZPID" arguments.
+ */
+static char targets[MAXT][32];
+
+static void spawn_targets(void)
+{
+	char *targv[] = { SELF, "target", NULL }, *zargv[] = { SELF, "zombie", NULL };
+	siginfo_t si;
+	int i, pfd[2];
+	pid_t t, z;
+	char c;
+
+	for (i = 0; i < cfg.n[K_PROC]; i++) {
+		if (pipe2(pfd, O_CLOEXEC))
+			die("pipe");
+		t = spawn_in(cfg.v[K_PROC][i], targv, pfd[1]);
+		close(pfd[1]);
+		if (read(pfd[0], &c, 1) != 1) {
+			errno = EIO;
+			die("target in %s did not start", cfg.v[K_PROC][i]);
+		}
+		close(pfd[0]);
+		z = spawn_in(cfg.v[K_PROC][i], zargv, -1);
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, z, &si, WEXITED | WNOWAIT) || si.si_pid != z)
+			die("zombie in %s", cfg.v[K_PROC][i]);
+		snprintf(targets[i], sizeof(targets[i]), "%d,%d", t, z);
+	}
+}
+
+static void end_targets(void)
+{
+	int i, t, z;
+
+	for (i = 0; i < cfg.n[K_PROC]; i++) {
+		if (sscanf(targets[i], "%d,%d", &t, &z) != 2 || kill(t, SIGKILL) ||
+		    waitpid(t, NULL, 0) != t || waitpid(z, NULL, 0) != z)
+			die("end target %s", targets[i]);
+	}
+}
+
+static int target(void)
+{
+	signal(SIGUSR1, SIG_IGN);
+	if (write(1, "r", 1) != 1)
+		die("target ready");
+	for (;;)
+		pause();
+}
+
 /* Accept and drop what the last child left in the listeners. */
 static void drain_listeners(void)
 {
 	char buf[64];
 	int i, k, s;
+
+	while ((s = accept4(inet_listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0)
+		close(s);
+	while (recv(inet_recv_fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
+		;
 
 	for (i = 0; i < cfg.n[K_SOCK]; i++) {
 		while ((s = accept4(listeners[2 * i], NULL, NULL, SOCK_CLOEXEC)) >= 0)
@@ -1002,7 +1365,10 @@ static int ncases[MAXT];
 static char *tcases[MAXREC];
 static int ntcases;
 
-/* "... avc:  denied  { read } for  pid=12 ..." -> stable text */
+/*
+ * "... avc:  denied  { read } for  pid=12 ..." -> stable text: without the
+ * pid, inode number and local (ephemeral) port, "pipe:[N]", "socket:[N]"
+ */
 static char *canonical(const char *msg)
 {
 	char *out = malloc(strlen(msg) + 1), *o = out;
@@ -1016,7 +1382,8 @@ static char *canonical(const char *msg)
 			space = 1;
 			continue;
 		}
-		if (space && (!strncmp(s, "pid=", 4) || !strncmp(s, "ino=", 4))) {
+		if (space && (!strncmp(s, "pid=", 4) || !strncmp(s, "ino=", 4) ||
+			      !strncmp(s, "lport=", 6))) {
 			while (s[1] && s[1] != ' ')
 				s++;
 			continue;
@@ -1123,7 +1490,7 @@ static int run(const char *phase, const char *outpath)
 	int lead = -1, tdom = -1, warm, nwarm, wmarks[MAXT] = { 0 };
 	int marks[MAXT] = { 0 }, tmarks[MAXT] = { 0 }, nmain = 0, nlabels = 0;
 	char tphase[128];
-	char *argv[] = { SELF, "child", NULL };
+	char *argv[MAXT + 3] = { SELF, "child" };
 	char *buf, *line, *save;
 	size_t cap = 1 << 17, len;
 	struct stat st;
@@ -1145,6 +1512,10 @@ static int run(const char *phase, const char *outpath)
 	make_listeners();
 	if (relabel_from)
 		label_listeners(relabel_from);
+	make_inet_listeners();
+	spawn_targets();
+	for (i = 0; i < cfg.n[K_PROC]; i++)
+		argv[2 + i] = targets[i];
 	buf = malloc(cap);
 	if (!buf)
 		die("malloc");
@@ -1242,6 +1613,7 @@ static int run(const char *phase, const char *outpath)
 			total += ncases[dom];
 	}
 
+	end_targets();
 	if (stat(SENTINEL, &st))
 		die("stat " SENTINEL);
 	problems += collect_audit(kmsg, tmarks);
@@ -1289,8 +1661,12 @@ static int run(const char *phase, const char *outpath)
 int main(int argc, char **argv)
 {
 	prog = "avcmatrix";
-	if (argc == 2 && !strcmp(argv[1], "child"))
-		return child();
+	if (argc >= 2 && !strcmp(argv[1], "child"))
+		return child(argc - 2, argv + 2);
+	if (argc == 2 && !strcmp(argv[1], "target"))
+		return target();
+	if (argc == 2 && !strcmp(argv[1], "zombie"))
+		return 0;
 	if (argc == 4 && !strcmp(argv[1], "run"))
 		return run(argv[2], argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "label")) {
@@ -1302,6 +1678,7 @@ int main(int argc, char **argv)
 		load_policy(argv[2]);
 		return 0;
 	}
-	fprintf(stderr, "usage: avcmatrix run PHASE OUT | child | load POLICY | label TYPE FILE...\n");
+	fprintf(stderr, "usage: avcmatrix run PHASE OUT | child PID,ZPID... | target | zombie |\n"
+		"       load POLICY | label TYPE FILE...\n");
 	return 2;
 }

@@ -23,7 +23,16 @@ The prediction models what each operation in avcmatrix.c asks the kernel:
 a list of steps, each a set of (target, class, permissions) checks; the
 first step with a denied permission decides the outcome.  The model is
 deliberately separate from the kernel's code: a mistake both kernels share
-shows up as a mismatch against it.
+shows up as a mismatch against it.  An ioctl check carries its command:
+allowxperm, auditallowxperm and dontauditxperm rules decide it as
+avc_has_extended_perms() does.  The targets of the process cases are the
+domains of objects.conf's "proc" lines; a port and a node (tcp, udp) have
+the type of the policy's initial SIDs "port" and "node" (no portcon or
+nodecon).  Audit records are predicted for the single-check cases
+(AUDIT_OPS) and for the operations whose steps are written as the kernel's
+avc_has_perm() calls one by one, in order (AUDIT_STEPS); in enforcing mode
+and for a domain that is not permissive, whose records do not depend on
+what the AVC has already granted.
 
 A relabel phase (relabel=FROM,TO in phases.conf) relabels the objects a
 warm-up run of the same domain has just used from FROM to TO (maps of
@@ -60,6 +69,7 @@ def tokens(text):
 
 
 # Statements that would change a computed label in ways the model leaves out
+XPERM_RULES = ('allowxperm', 'auditallowxperm', 'dontauditxperm')
 NOT_MODELLED = {'default_user', 'default_role', 'default_type', 'default_range',
                 'range_transition', 'role_transition', 'type_change', 'type_member'}
 
@@ -73,11 +83,15 @@ class Policy:
         self.permissive = set()
         # rules: (kind, srcs, tgts, classes, perms, cond) cond=(bool, value)
         self.rules = []
+        # allowxperm/auditallowxperm/dontauditxperm ... ioctl: (kind, srcs,
+        # tgts, classes, {16-bit commands})
+        self.xrules = []
         # type_transition: (srcs, tgts, classes, new type, name or None, cond)
         self.trans = []
         self.roles = defaultdict(set)   # role -> type and attribute names
         self.users = {}                 # user -> (roles, level, range)
         self.fs_use = {}                # filesystem -> (behaviour, type)
+        self.isid = {}                  # initial SID -> type (sid NAME CONTEXT)
         self.path = path
         self._parse(open(path).read())
 
@@ -174,12 +188,42 @@ class Policy:
                         i += 1
                 self.users[user] = (roles, ''.join(level), ''.join(rng))
                 i += 1
+            elif w == 'sid' and i + 6 < len(t) and t[i + 3] == ':':
+                # sid NAME USER : ROLE : TYPE : LEVEL (a declaration is
+                # "sid NAME" alone)
+                self.isid[t[i + 1]] = t[i + 6]
+                i += 2
             elif w in ('fs_use_trans', 'fs_use_task', 'fs_use_xattr'):
                 # fs_use_trans FS USER : ROLE : TYPE : LEVEL ;
                 self.fs_use[t[i + 1]] = (w, t[i + 6])
                 i += 2
             elif w in NOT_MODELLED:
                 sys.exit(f'{self.path}: {w}: not modelled by matrix.py')
+            elif w in XPERM_RULES + ('neverallowxperm',):
+                # KIND SRC TGT : CLASS ioctl { 0x5401 0xab00-0xabff } ;
+                srcs, i = names(i + 1)
+                tgts, i = names(i)
+                assert t[i] == ':', t[i - 3:i + 3]
+                cls, i = names(i + 1)
+                if t[i] != 'ioctl':
+                    sys.exit(f'{self.path}: {w} {t[i]}: only ioctl is modelled')
+                items, i = names(i + 1)
+                assert t[i] == ';', t[i - 3:i + 3]
+                i += 1
+                if cond:
+                    sys.exit(f'{self.path}: {w} in a conditional block: not modelled')
+                cmds, j = set(), 0
+                while j < len(items):
+                    if not items[j].startswith('0x'):
+                        sys.exit(f'{self.path}: {w} {items[j]}: only commands and ranges are modelled')
+                    lo = hi = int(items[j], 16)
+                    if j + 2 < len(items) and items[j + 1] == '-':
+                        hi = int(items[j + 2], 16)
+                        j += 2
+                    cmds |= set(range(lo, hi + 1))
+                    j += 1
+                if w != 'neverallowxperm':
+                    self.xrules.append((w, srcs, tgts, cls, cmds))
             elif w in ('allow', 'auditallow', 'dontaudit', 'neverallow'):
                 srcs, i = names(i + 1)
                 tgts, i = names(i)
@@ -200,8 +244,16 @@ class Policy:
         return {name}
 
     def compute(self, bools):
-        """allowed/auditallow/dontaudit: (src, tgt, cls) -> perms"""
-        av = {k: defaultdict(set) for k in ('allow', 'auditallow', 'dontaudit')}
+        """allowed/auditallow/dontaudit: (src, tgt, cls) -> perms;
+        allowxperm/auditallowxperm/dontauditxperm: (src, tgt, cls) -> ioctl
+        commands"""
+        av = {k: defaultdict(set) for k in ('allow', 'auditallow', 'dontaudit') + XPERM_RULES}
+        for kind, srcs, tgts, clss, cmds in self.xrules:
+            for s in set().union(*(self.expand(x) for x in srcs)):
+                for tg in tgts:
+                    for x in ({s} if tg == 'self' else self.expand(tg)):
+                        for cls in clss:
+                            av[kind][(s, x, cls)] |= cmds
         for kind, srcs, tgts, clss, perms, c in self.rules:
             if c and bools.get(c[0], self.bools[c[0]]) != c[1]:
                 continue
@@ -267,8 +319,13 @@ class Policy:
 # target "self" is the check's subject, "caller" the case's domain.
 # N: the label a creating case's object gets (the computed type), or the
 # domain a prog case's exec enters (None: no transition).  FS: the type of the
-# filesystem the objects are created in.
-def steps(kind, op, T, N=None, FS=None):
+# filesystem the objects are created in.  ISID: initial SID -> type (the
+# port and node of the tcp and udp cases: the policy has no portcon or
+# nodecon).
+# For the operations in AUDIT_STEPS each check is one avc_has_perm() call,
+# in the order the kernel makes them, so that their audit records can be
+# predicted too.
+def steps(kind, op, T, N=None, FS=None, ISID=None):
     d = 'EACCES'
 
     def created(cls, perms='create'):
@@ -278,6 +335,83 @@ def steps(kind, op, T, N=None, FS=None):
                 (FS, 'filesystem', 'associate', N)]
     bind = [(d, [('self', 'unix_stream_socket', 'create')]),
             (d, [('self', 'unix_stream_socket', 'bind')] + created('sock_file'))]
+    if kind == 'file' and op in FILE_MAP_OPS:
+        # open(O_RDONLY): inode_permission() (read), then file_open (read
+        # open); mmap: map, then the protection (read, execute; execmem
+        # for a private writable executable mapping); mprotect to exec
+        # of a mapping with copied-on-write pages: execmod first
+        opened = [(d, [(T, 'file', 'read')]), (d, [(T, 'file', 'read open')]),
+                  (d, [(T, 'file', 'map')])]
+        return {
+            'mmap_r': (opened + [(d, [(T, 'file', 'read')])], 'ok'),
+            'mmap_x': (opened + [(d, [(T, 'file', 'read execute')])], 'ok'),
+            'mmap_wx': (opened + [(d, [('self', 'process', 'execmem')]),
+                                  (d, [(T, 'file', 'read execute')])], 'ok'),
+            'mprot_x': (opened + [(d, [(T, 'file', 'read')]),
+                                  (d, [(T, 'file', 'read execute')])], 'ok'),
+            'execmod': (opened + [(d, [(T, 'file', 'read')]),
+                                  (d, [(T, 'file', 'execmod')]),
+                                  (d, [(T, 'file', 'read execute')])], 'ok'),
+        }[op]
+    if kind == 'proc':
+        # T: the target's domain; kill() (SIGUSR1, SIGKILL to the zombie,
+        # 0), sched_getparam(), sched_setscheduler(SCHED_OTHER), getpgid(),
+        # getsid(), PTRACE_SEIZE (same uid and capabilities: only SELinux
+        # decides)
+        perm = {'signal': 'signal', 'sigkill': 'sigkill', 'signull': 'signull',
+                'getsched': 'getsched', 'setsched': 'setsched', 'getpgid': 'getpgid',
+                'getsession': 'getsession', 'ptrace': 'ptrace'}[op]
+        return ([(d, [(T, 'process', perm)])], 'ok')
+    if kind == 'cap':
+        return {
+            'setuid': ([('EPERM', [('self', 'capability', 'setuid')])], 'ok'),
+            'setgid': ([('EPERM', [('self', 'capability', 'setgid')])], 'ok'),
+            # chroot("/"): search on it, then CAP_SYS_CHROOT
+            'chroot': ([(d, [('root_t', 'dir', 'search')]),
+                        ('EPERM', [('self', 'capability', 'sys_chroot')])], 'ok'),
+            # setpriority(-1): CAP_SYS_NICE, then setsched on itself
+            'nice': ([('EACCES', [('self', 'capability', 'sys_nice')]),
+                      ('EACCES', [('self', 'process', 'setsched')])], 'ok'),
+        }[op]
+    if kind == 'mem':
+        return {
+            'execmem': ([(d, [('self', 'process', 'execmem')])], 'ok'),
+            'mprot_x': ([(d, [('self', 'process', 'execmem')])], 'ok'),
+            'execheap': ([(d, [('self', 'process', 'execheap')]),
+                          (d, [('self', 'process', 'execmem')])], 'ok'),
+            'execstack': ([(d, [('self', 'process', 'execstack')]),
+                           (d, [('self', 'process', 'execmem')])], 'ok'),
+        }[op]
+    if kind in ('tcp', 'udp'):
+        cls = kind + '_socket'
+        port, node = ISID['port'], ISID['node']
+        new = [(d, [('self', cls, 'create')])]
+        bound = [(d, [('self', cls, 'bind')])]
+        nodeb = [(d, [(node, cls, 'node_bind')])]
+        nameb = [(d, [(port, cls, 'name_bind')])]
+        return {
+            'create': (new, 'ok'),
+            'bind': (new + bound + nodeb, 'ok'),
+            'bind_hi': (new + bound + nameb + nodeb, 'ok'),
+            # below 1024: inet_bind() asks for CAP_NET_BIND_SERVICE after
+            # the socket_bind hook
+            'bind_lo': (new + bound + nameb + nodeb +
+                        [(d, [('self', 'capability', 'net_bind_service')])], 'ok'),
+            'listen': (new + [(d, [('self', cls, 'listen')])],
+                       'ok' if kind == 'tcp' else 'EOPNOTSUPP'),
+            'connect': (new + [(d, [('self', cls, 'connect')])] +
+                        ([(d, [(port, cls, 'name_connect')])] if kind == 'tcp' else []), 'ok'),
+            'send': (new + [(d, [('self', cls, 'write')])], 'ok'),
+        }[op]
+    if kind == 'netlink':
+        cls = 'netlink_route_socket'
+        new = [(d, [('self', cls, 'create')])]
+        return {
+            'create': (new, 'ok'),
+            # sendmsg (write), the message (RTM_GETLINK: nlmsg_read), recv (read)
+            'getlink': (new + [(d, [('self', cls, 'write')]), (d, [('self', cls, 'nlmsg_read')]),
+                               (d, [('self', cls, 'read')])], 'ok'),
+        }[op]
     if kind == 'file':
         return {
             'open_r': ([(d, [(T, 'file', 'read open')])], 'ok'),
@@ -286,8 +420,14 @@ def steps(kind, op, T, N=None, FS=None):
             'append': ([(d, [(T, 'file', 'append open')])], 'ok'),
             'read': ([('revoked', [(T, 'file', 'read')])], 'ok'),
             'write': ([('revoked', [(T, 'file', 'write')])], 'ok'),
-            'ioctl': ([('revoked', [(T, 'file', 'read')]),
-                       (d, [(T, 'file', 'ioctl')])], 'ENOTTY'),
+            # TCGETS, TIOCGWINSZ, _IO(0xab, 1): no tmpfs file has them;
+            # the descriptor is the parent's (fd use)
+            'ioctl': ([('revoked', [(T, 'file', 'read')]), (d, [('kernel_t', 'fd', 'use')]),
+                       (d, [(T, 'file', 'ioctl', 'caller', TCGETS)])], 'ENOTTY'),
+            'ioctl_tw': ([('revoked', [(T, 'file', 'read')]), (d, [('kernel_t', 'fd', 'use')]),
+                          (d, [(T, 'file', 'ioctl', 'caller', TIOCGWINSZ)])], 'ENOTTY'),
+            'ioctl_x': ([('revoked', [(T, 'file', 'read')]), (d, [('kernel_t', 'fd', 'use')]),
+                         (d, [(T, 'file', 'ioctl', 'caller', IOC_AB01)])], 'ENOTTY'),
             'stat': ([(d, [(T, 'file', 'getattr')])], 'ok'),
             'fstat': ([(d, [(T, 'file', 'getattr')])], 'ok'),
             'chmod': ([(d, [(T, 'file', 'setattr')])], 'ok'),
@@ -355,7 +495,8 @@ def steps(kind, op, T, N=None, FS=None):
             'stat': ([(d, [(T, 'fifo_file', 'getattr')])], 'ok'),
             'read': ([inh], 'ok'),
             'write': ([inh], 'ok'),
-            'ioctl': ([inh, (d, [(T, 'fifo_file', 'ioctl')])], 'ENOTTY'),
+            'ioctl': ([inh, (d, [('kernel_t', 'fd', 'use')]),
+                       (d, [(T, 'fifo_file', 'ioctl', 'caller', TCGETS)])], 'ENOTTY'),
         }[op]
     if kind == 'sock':
         return {
@@ -372,24 +513,44 @@ def steps(kind, op, T, N=None, FS=None):
     if kind == 'self':
         return {
             'pipe': ([(d, [('self', 'fifo_file', 'write read')])], 'ok'),
-            'pipe_ioctl': ([(d, [('self', 'fifo_file', 'ioctl')])], 'ENOTTY'),
+            'pipe_ioctl': ([(d, [('self', 'fifo_file', 'ioctl', 'caller', TCGETS)])], 'ENOTTY'),
             'socket': ([(d, [('self', 'unix_stream_socket', 'create')])], 'ok'),
             'dgram': ([(d, [('self', 'unix_dgram_socket', 'create')])], 'ok'),
         }[op]
     raise KeyError(kind)
 
 
+FILE_MAP_OPS = 'mmap_r mmap_x mmap_wx mprot_x execmod'.split()
+# ioctl commands (their low 16 bits, which SELinux checks)
+TCGETS, TIOCGWINSZ, IOC_AB01 = 0x5401, 0x5413, 0xab01
 OPS = {
     'file': 'open_r open_w open_rw append read write ioctl stat fstat chmod '
-            'exec unlink rename'.split(),
+            'exec unlink rename'.split() + FILE_MAP_OPS + ['ioctl_tw', 'ioctl_x'],
     'dir': 'ls stat search mkdir rmdir create unlink rename mkfifo bind'.split(),
     'fifo': 'open_r open_w stat read write ioctl'.split(),
     'sock': 'stat connect sendto'.split(),
     'create': 'file magic dir fifo sock lnk chr'.split(),
     'prog': ['exec'],
     'self': 'pipe pipe_ioctl socket dgram'.split(),
+    'proc': 'signal sigkill signull getsched setsched getpgid getsession ptrace'.split(),
+    'cap': 'setuid setgid chroot nice'.split(),
+    'mem': 'execmem mprot_x execheap execstack'.split(),
+    'tcp': 'create bind bind_hi bind_lo listen connect'.split(),
+    'udp': 'create bind bind_lo listen connect send'.split(),
+    'netlink': 'create getlink'.split(),
 }
-OBJ_KINDS = ('file', 'dir', 'fifo', 'sock', 'create', 'prog')
+OBJ_KINDS = ('file', 'dir', 'fifo', 'sock', 'create', 'prog', 'proc')
+# Kinds with one fixed "type" (the domain itself, loopback, the netlink
+# protocol), in avcmatrix.c's order
+FIXED_KINDS = (('self', 'self'), ('cap', 'self'), ('mem', 'self'), ('tcp', 'lo'),
+               ('udp', 'lo'), ('netlink', 'route'))
+# Outcomes of a granted case that are not "ok" (the operation itself fails)
+GRANTED = ('ok', 'ENOTTY', 'EOPNOTSUPP')
+# Operations whose steps are the kernel's avc_has_perm() calls one by one,
+# in order: their audit records are predicted from the steps
+AUDIT_STEPS = {('file', op) for op in FILE_MAP_OPS + ['ioctl', 'ioctl_tw', 'ioctl_x']} | {
+    ('fifo', 'ioctl'), ('self', 'pipe_ioctl')} | {
+    (k, op) for k in ('proc', 'cap', 'mem', 'tcp', 'udp', 'netlink') for op in OPS[k]}
 # The objects cases create (avcmatrix.c, made[]): (kind, op) -> their
 # class and name; a prog case's "object" is the process it execs
 MADE = {('dir', 'mkdir'): ('dir', 'nd'), ('dir', 'create'): ('file', 'nf'),
@@ -470,8 +631,9 @@ def cases(objs):
             for T in objs[kind]:
                 for op in OPS[kind]:
                     yield dom, kind, T, op
-        for op in OPS['self']:
-            yield dom, 'self', 'self', op
+        for kind, T in FIXED_KINDS:
+            for op in OPS[kind]:
+                yield dom, kind, T, op
 
 
 def computed(pol, tt, named, dom, kind, op, T):
@@ -507,13 +669,13 @@ def predict(policydir, objs, phases):
         to = ph['relabel'][1] if ph['relabel'] else None
         for dom, kind, name, op in cases(objs):
             key = (ph['name'], dom, kind, name, op)
-            T = relabelled(objs, to, name) if kind != 'self' else name
+            T = relabelled(objs, to, name) if kind in OBJ_KINDS else name
             N = ctx = None
             if (kind, op) in MADE:
                 N, ctx, entered = computed(pol, tt, named, dom, kind, op, T)
                 if kind == 'prog':
                     N = entered
-            stp, ok = steps(kind, op, T, N, FS)
+            stp, ok = steps(kind, op, T, N, FS, pol.isid)
             if kind == 'prog' and N and \
                     {'use'} - av['allow'][(N, 'kernel_t', 'fd')] | \
                     {'write'} - av['allow'][(N, 'kernel_t', 'fifo_file')]:
@@ -525,7 +687,7 @@ def predict(policydir, objs, phases):
                 for tgt, cls, perms, *subj in checks:
                     S = dom if not subj or subj[0] == 'caller' else subj[0]
                     tgt = {'self': S, 'caller': dom}.get(tgt, tgt)
-                    if set(perms.split()) - av['allow'][(S, tgt, cls)]:
+                    if avc_check(av, S, tgt, cls, perms, subj[1] if len(subj) > 1 else None)[0]:
                         if ph['enforce'] and S not in pol.permissive:
                             denied = True
                 if denied:
@@ -540,6 +702,8 @@ def predict(policydir, objs, phases):
             res[key] = out
             perm = AUDIT_OPS.get((kind, op))
             free = not ph['enforce'] or dom in pol.permissive
+            if (kind, op) in AUDIT_STEPS and not free:
+                aud[key] = step_audit(av, dom, stp)
             if perm and not free:
                 cls = KCLASS[kind]
                 k3 = (dom, T, cls)
@@ -549,6 +713,60 @@ def predict(policydir, objs, phases):
                     a = [] if perm in av['dontaudit'][k3] else [('denied', perm, T, cls)]
                 aud[key] = a
     return res, aud, lab
+
+
+def avc_check(av, S, tgt, cls, perms, xperm=None):
+    """One avc_has_perm() call, or avc_has_extended_perms() for ioctl
+    command XPERM: -> (denied permissions, [(granted or denied,
+    permission)] of its audit record).  Once any allowxperm,
+    auditallowxperm or dontauditxperm rule names a command for (S, tgt,
+    cls), the drivers (high bytes) those rules name are the only ones
+    whose commands can be allowed, and within them only the commands
+    allowxperm lists; dontauditxperm silences a denial of a command,
+    auditallowxperm keeps an auditallow'ed grant of one audited."""
+    k3 = (S, tgt, cls)
+    P = set(perms.split())
+    allowed = av['allow'][k3]
+    xpd = False
+    if xperm is not None and any(av[k][k3] for k in XPERM_RULES):
+        drivers = {c >> 8 for k in XPERM_RULES for c in av[k][k3]}
+        if xperm >> 8 not in drivers:
+            allowed = allowed - P
+        else:
+            xpd = True
+            if xperm not in av['allowxperm'][k3]:
+                allowed = allowed - P
+    denied = P - allowed
+    if denied:
+        rec = denied - av['dontaudit'][k3]
+        if rec and xpd and xperm in av['dontauditxperm'][k3]:
+            rec = set()
+        return denied, [('denied', p) for p in sorted(rec)]
+    rec = P & av['auditallow'][k3]
+    if rec and xpd and xperm not in av['auditallowxperm'][k3]:
+        rec = set()
+    return denied, [('granted', p) for p in sorted(rec)]
+
+
+def step_audit(av, dom, stp):
+    """The audit records of a case whose checks are one avc_has_perm()
+    call each, in order (enforcing, DOM not permissive): avc_audit()
+    records the denied permissions that no dontaudit rule covers, or, if
+    none is denied, the granted ones an auditallow rule names; the first
+    denial ends the case.  A "revoked" step is decided at exec (the
+    inherited descriptor), before the case: its records are not the
+    case's."""
+    out = []
+    for fail, checks in stp:
+        for tgt, cls, perms, *subj in checks:
+            S = dom if not subj or subj[0] == 'caller' else subj[0]
+            tgt = {'self': S, 'caller': dom}.get(tgt, tgt)
+            denied, rec = avc_check(av, S, tgt, cls, perms, subj[1] if len(subj) > 1 else None)
+            if fail != 'revoked':
+                out += [(kind, p, tgt, cls) for kind, p in rec]
+            if denied:
+                return out
+    return out
 
 
 # ---------------------------------------------------------------- runs
@@ -769,7 +987,7 @@ def check(policydir, objects, phasesf, summary, runs):
         counts = defaultdict(int)
         for key, v in exp.items():
             if key[0] == ph['name']:
-                counts['ok' if v in ('ok', 'ENOTTY') else 'denied'] += 1
+                counts['ok' if v in GRANTED else 'denied'] += 1
         labs = [v for key, v in exp_lab.items() if key[0] == ph['name']]
         lines.append(f'  phase {ph["name"]:<11} policy={ph["policy"]} enforce={int(ph["enforce"])} '
                      f'm_bool={int(ph["bool"])}: {per_phase[ph["name"]]} cases, '
@@ -802,7 +1020,7 @@ def check(policydir, objects, phasesf, summary, runs):
         lead = [x for x in chg if x[1] == ph['lead']]
 
         def grant(x):
-            return exp[x] in ('ok', 'ENOTTY')
+            return exp[x] in GRANTED
         lines.append(f'  relabel {ph["name"]} ({"->".join(ph["relabel"])}): {len(chg)} of {len(ex)} '
                      f'expected outcomes differ from {prev["name"]} '
                      f'({sum(1 for x in chg if not grant(x))} now denied, '
