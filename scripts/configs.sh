@@ -29,7 +29,7 @@ variants=(
 	"stats-off|guest|-d SECURITY_SELINUX_AVC_STATS|# CONFIG_SECURITY_SELINUX_AVC_STATS is not set"
 	"slots-16|guest|--set-val SECURITY_SELINUX_AVC_PCPU_SLOTS 16|CONFIG_SECURITY_SELINUX_AVC_PCPU_SLOTS=16"
 	"slots-256|guest|--set-val SECURITY_SELINUX_AVC_PCPU_SLOTS 256|CONFIG_SECURITY_SELINUX_AVC_PCPU_SLOTS=256"
-	"kunit-m|guest|-m KUNIT -e SECURITY_SELINUX_DEVELOP -e SECURITY_SELINUX_AVC_STATS -e SECURITY_SELINUX_AVC_KUNIT_TEST|CONFIG_KUNIT=m;!CONFIG_SECURITY_SELINUX_AVC_KUNIT_TEST=y"
+	"kunit-m|guest|-e MODULES -m KUNIT -e SECURITY_SELINUX_DEVELOP -e SECURITY_SELINUX_AVC_STATS -e SECURITY_SELINUX_AVC_KUNIT_TEST|CONFIG_KUNIT=m;!CONFIG_SECURITY_SELINUX_AVC_KUNIT_TEST=y"
 	"debian|debian||CONFIG_SECURITY_SELINUX_AVC_PCPU_CACHE=y;CONFIG_SECURITY_SELINUX_LABEL_CACHE=y"
 )
 fail=0
@@ -56,7 +56,7 @@ for v in "${variants[@]}"; do
 		for w in "${lines[@]}"; do
 			case $w in
 			!*) ! grep -qx "${w#!}" "$out/.config" || bad="$bad; has '${w#!}'" ;;
-			*) grep -qx "$w" "$out/.config" || bad="$bad; no '$w'" ;;
+			*) grep -qx "$w" "$out/.config" || bad="$bad; has no '$w'" ;;
 			esac
 		done
 		if [ -z "$bad" ]; then
