@@ -99,6 +99,25 @@ def main():
             t['overhead'] or '-'))
     lines.append('(overhead: the patched series\' SELinux overhead over stock\'s, '
                  'the figure issue targets compare across architectures)')
+    # Issue target: each row's overhead ratio within 0.1 of x86_64's at
+    # the same optimization level; and no row slower than stock.
+    ref = {opt: load(path) for arch, opt, path in found if arch == 'x86_64'}
+    for arch, opt, path in found:
+        if arch == 'x86_64' or opt not in ref:
+            continue
+        data = load(path)
+        lines.append('')
+        lines.append('%s %s against x86_64 %s: patched overhead over stock\'s, every row'
+                     % (arch, opt, opt))
+        lines.append('%-18s %8s %8s %7s  %s' % ('test', arch, 'x86_64', 'delta', 'within 0.1'))
+        for test, r in data.items():
+            x = ref[opt].get(test)
+            if not x or not r.get('ratio') or not x.get('ratio'):
+                continue
+            a, b = float(r['ratio']), float(x['ratio'])
+            lines.append('%-18s %8.2f %8.2f %+7.2f  %s%s' % (
+                test, a, b, a - b, 'yes' if abs(a - b) <= 0.1 else 'no',
+                '; slower than stock' if a > 1 else ''))
     lines.append('')
     lines.append('2007, SH4 (lmbench us): SELinux over no SELinux')
     lines.append('%-10s %8s %8s %8s %16s' % ('test', 'none', '-O2', '-Os', '-Os+inlining'))
