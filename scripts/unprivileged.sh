@@ -72,8 +72,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/avc-unpriv.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 msg "copying what the guest build needs to $tmp"
 c=$tmp/top
-mkdir -p "$c/tools/testing" "$c/build/src/debian/pristine" "$tmp/home/tmp"
+mkdir -p "$c/tools/testing" "$c/configs" "$c/build/src/debian/pristine" "$tmp/home/tmp"
 cp -r "$TOP/scripts" "$c/"
+cp -r "$TOP/configs/arch" "$c/configs/"
 cp -r "$TOP/tools/testing/selinux-avc-bench" "$TOP/tools/testing/selinux-avc-matrix" "$c/tools/testing/"
 (cd "$PRISTINE" && cp -r --parents usr/gen_init_cpio.c scripts/selinux/mdp/mdp.c \
 	include security/selinux/include "$c/build/src/debian/pristine/")
