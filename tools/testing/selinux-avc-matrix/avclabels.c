@@ -110,22 +110,6 @@ static struct key random_key(void)
 	return k;
 }
 
-static const char *errname(int e)
-{
-	static char buf[16];
-
-	switch (e) {
-	case 0:
-		return "ok";
-	case EACCES:
-		return "EACCES";
-	case EPERM:
-		return "EPERM";
-	}
-	snprintf(buf, sizeof(buf), "E%d", e);
-	return buf;
-}
-
 /* ---- the child, in the domain ---------------------------------------- */
 
 static int make_one(int cls, const char *path, char *ctx, size_t size)

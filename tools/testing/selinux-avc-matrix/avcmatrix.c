@@ -289,33 +289,6 @@ static void read_leads(const char *phase, int *lead, int *tail)
 static char outbuf[1 << 17];
 static size_t outlen;
 
-static const char *errname(int e)
-{
-	static char buf[16];
-
-	switch (e) {
-	case 0: return "ok";
-	case EACCES: return "EACCES";
-	case EPERM: return "EPERM";
-	case ENOTTY: return "ENOTTY";
-	case ENXIO: return "ENXIO";
-	case EAGAIN: return "EAGAIN";
-	case ENOENT: return "ENOENT";
-	case EEXIST: return "EEXIST";
-	case EBADF: return "EBADF";
-	case EINVAL: return "EINVAL";
-	case ETXTBSY: return "ETXTBSY";
-	case ECONNREFUSED: return "ECONNREFUSED";
-	case EINPROGRESS: return "EINPROGRESS";
-	case ESRCH: return "ESRCH";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EADDRINUSE: return "EADDRINUSE";
-	case ENETUNREACH: return "ENETUNREACH";
-	}
-	snprintf(buf, sizeof(buf), "E%d", e);
-	return buf;
-}
-
 /* Result of a call that returns -1 with errno on failure. */
 static const char *res(long r)
 {

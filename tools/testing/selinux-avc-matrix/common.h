@@ -34,6 +34,34 @@ die(const char *fmt, ...)
 	exit(1);
 }
 
+/* The name of errno value E ("ok" for 0), as the result files spell it */
+static __attribute__((unused)) const char *errname(int e)
+{
+	static char buf[16];
+
+	switch (e) {
+	case 0: return "ok";
+	case EACCES: return "EACCES";
+	case EPERM: return "EPERM";
+	case ENOTTY: return "ENOTTY";
+	case ENXIO: return "ENXIO";
+	case EAGAIN: return "EAGAIN";
+	case ENOENT: return "ENOENT";
+	case EEXIST: return "EEXIST";
+	case EBADF: return "EBADF";
+	case EINVAL: return "EINVAL";
+	case ETXTBSY: return "ETXTBSY";
+	case ECONNREFUSED: return "ECONNREFUSED";
+	case EINPROGRESS: return "EINPROGRESS";
+	case ESRCH: return "ESRCH";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EADDRINUSE: return "EADDRINUSE";
+	case ENETUNREACH: return "ENETUNREACH";
+	}
+	snprintf(buf, sizeof(buf), "E%d", e);
+	return buf;
+}
+
 /* Set the SELinux label of PATH to system_u:object_r:TYPE:s0. */
 static void label(const char *path, const char *type)
 {
