@@ -4,7 +4,8 @@
 # stop the others; the run ends with "N passed, N failed" and fails if any
 # step failed.  CHECK_ONLY="step ..." runs a subset.
 # check.sh cross: the steps kept out of make check for its time budget
-# (make check-cross): KUnit under qemu -smp 2 on x86_64 and on arm64.
+# (make check-cross): KUnit under qemu -smp 2 on x86_64 and on arm64,
+# and on SH4 (one CPU, 32-bit: the 2007 paper's CPU family).
 . "$(dirname "$0")/lib.sh"
 lock_build
 
@@ -48,6 +49,7 @@ if [ "${1:-}" = cross ]; then
 	step tree "$S/tree.sh"
 	step kunit-x86_64-smp2 "$S/kunit.sh" x86_64
 	step kunit-arm64-smp2 "$S/kunit.sh" arm64
+	step kunit-sh4 "$S/kunit.sh" sh
 	echo "check-cross: $((SECONDS - start_all))s${failed[*]:+, failed: ${failed[*]}}"
 	echo "$pass passed, $failn failed"
 	[ $failn -eq 0 ]

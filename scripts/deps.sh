@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages the targets need, or say how to.
 # Usage: deps.sh [group...]   groups: build source guest bench arch cross
-#   (default: all but cross, which only make kunit-arm64 needs; arch is
+#   (default: all but cross, which only make check-cross needs; arch is
 #   what BENCH_ARCH's benchmark needs, configs/arch/<arch>.conf)
 . "$(dirname "$0")/lib.sh"
 
@@ -11,7 +11,7 @@ declare -A PKG=(
 	[source]="linux-source-6.12"
 	[guest]="qemu-system-x86 busybox-static checkpolicy selinux-policy-default"
 	[bench]="gnuplot-nox"
-	[cross]="gcc-aarch64-linux-gnu qemu-system-arm"
+	[cross]="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm gcc-sh4-linux-gnu qemu-system-misc"
 	[arch]="$BA_PACKAGES"
 )
 groups=${*:-build source guest bench arch}

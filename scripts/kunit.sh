@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Run the project's KUnit suites with tools/testing/kunit/kunit.py.
-# Usage: kunit.sh [um|x86_64|i386|arm64] [stock|patched]
+# Usage: kunit.sh [um|x86_64|i386|arm64|sh] [stock|patched]
 #   um:      UML, one CPU (the fast one)
 #   x86_64:  qemu -smp 2, with CPU hotplug, for the multi-CPU tests
 #   i386:    the same on a 32-bit kernel (host gcc -m32, qemu-system-i386),
@@ -10,6 +10,8 @@
 #            qemu-system-aarch64 -M virt, CPU hotplug through PSCI): the
 #            architecture most Android devices run, with acquire/release
 #            and READ_ONCE built from arm64's own instructions
+#   sh:      SH4 (the 2007 paper's CPU), 32-bit and one CPU: cross-built
+#            with sh4-linux-gnu-gcc, qemu-system-sh4 -M r2d
 # Extra kunit.py arguments can be passed in KUNIT_ARGS.
 . "$(dirname "$0")/lib.sh"
 lock_build
@@ -41,7 +43,15 @@ arm64)
 	command -v qemu-system-aarch64 >/dev/null ||
 		die "qemu-system-aarch64 not found: apt-get install qemu-system-arm"
 	args+=(--arch arm64 --cross_compile aarch64-linux-gnu- "${smp[@]}") ;;
-*) die "kunit.sh: arch must be um, x86_64, i386 or arm64" ;;
+sh)
+	cc=sh4-linux-gnu-gcc
+	command -v $cc >/dev/null || die "$cc not found: apt-get install gcc-sh4-linux-gnu"
+	command -v qemu-system-sh4 >/dev/null ||
+		die "qemu-system-sh4 not found: apt-get install qemu-system-misc"
+	# The r2d board has one CPU: no -smp, no hotplug.
+	# Nor jump labels: SH has none.
+	args+=(--arch sh --cross_compile sh4-linux-gnu-) ;;
+*) die "kunit.sh: arch must be um, x86_64, i386, arm64 or sh" ;;
 esac
 args+=(--make_options "CC=ccache $cc")
 command -v ccache >/dev/null || die "ccache missing: run 'make deps'"

@@ -430,6 +430,30 @@ expect_fail "report.py: a churner that did not report its end is refused" \
 expect_fail "report.py: an audited churner denial is refused" \
 	"churner denial was audited" \
 	python3 "$R" "$T/r3" "${suite[@]}" patched:churn-selinux:"$T/cps-audit.log"
+# A guest without a shell (sinit.c, BENCH_ARCH=sh4) says SKIP for the
+# rows it cannot run: they are left out, with why; a row missing without
+# a SKIP is still refused.
+for f in sn ss pn ps; do
+	grep -v 'fork+/bin/sh\|Make no-change\|END' "$T/$f.log" > "$T/k$f.log"
+	{ echo "$M: SKIP shell fork+/bin/sh -c: no shell in this guest"
+	  echo "$M: SKIP macro no-change make: no shell in this guest"
+	  echo "$M: END"; } >> "$T/k$f.log"
+done
+skipped=(stock:none:"$T/ksn.log" stock:selinux:"$T/kss.log" patched:none:"$T/kpn.log" patched:selinux:"$T/kps.log")
+if python3 "$R" "$T/r3" "${skipped[@]}" > "$T/r3.txt" 2>"$T/out" &&
+   [ "$(wc -l < "$T/r3/bench.csv")" -eq 22 ] &&
+   ! grep -q '^shell\|^macro' "$T/r3/bench.csv" &&
+   grep -q '^not run: shell (fork+/bin/sh -c: no shell in this guest)$' "$T/r3.txt" &&
+   [ "$(grep -vc '^#' "$T/r3/bench-run.dat")" -eq 0 ] &&
+   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert sorted(d["meta"]["skipped"]) == ["macro", "shell"]' "$T/r3/bench.json"; then
+	ok "report.py: rows a shell-less guest skips are left out, with why"
+else
+	fail "report.py: rows a shell-less guest skips are left out, with why"
+fi
+grep -v 'SKIP shell' "$T/kps.log" > "$T/kps-missing.log"
+expect_fail "report.py: a row missing without SKIP is still refused" \
+	"missing results: shell" \
+	python3 "$R" "$T/r3" "${skipped[@]:0:3}" patched:selinux:"$T/kps-missing.log"
 
 # Every mutant in scripts/mutants.txt applies, once, to the series as it
 # is now (make mutants would otherwise stop at the first stale one, long

@@ -4,7 +4,8 @@
 #   build/guest/initrd-<policy>.gz
 # busybox-static, the static benchmarks from tools/testing/selinux-avc-bench,
 # the SELinux policy (policy.sh), a copy of sys/types.h and the init
-# script from guest/.
+# script from guest/; where BENCH_ARCH's settings say BA_INIT=c (no
+# busybox for it), sinit.c is /init and there is no shell.
 # Usage: guest.sh [project|debian]   (default: $POLICY or project)
 . "$(dirname "$0")/../../../scripts/lib.sh"
 lock_build
@@ -16,7 +17,8 @@ P=$BUILD/guest
 G=$GUEST_DIR
 root=$G/root-$kind
 initrd=$G/initrd-$kind.gz
-BUSYBOX=$(guest_busybox)
+BUSYBOX=
+[ "$BA_INIT" = c ] || BUSYBOX=$(guest_busybox)
 
 need_initramfs_tools
 command -v "$BA_CC" >/dev/null ||
@@ -35,14 +37,17 @@ make -s -C "$TOP/tools/testing/selinux-avc-bench" OUT="$G/bin" CC="$BA_CC" ||
 msg "assembling initramfs ($kind policy)"
 rm -rf "$root"
 mkdir -p "$root"/{bin,bench,dev,proc,sys,tmp,policy,usr/include/sys}
-cp "$BUSYBOX" "$root/bin/busybox"
-# The applet list: from the guest's busybox where the host can run it,
-# else from the host's (the same Debian package, built the same way).
-applets=$("$BUSYBOX" --list 2>/dev/null) || applets=$(/bin/busybox --list) ||
-	die "cannot list busybox's applets: apt-get install busybox-static"
-for a in $applets; do
-	[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
-done
+if [ -n "$BUSYBOX" ]; then
+	cp "$BUSYBOX" "$root/bin/busybox"
+	# The applet list: from the guest's busybox where the host can run
+	# it, else from the host's (the same Debian package, built the same
+	# way).
+	applets=$("$BUSYBOX" --list 2>/dev/null) || applets=$(/bin/busybox --list) ||
+		die "cannot list busybox's applets: apt-get install busybox-static"
+	for a in $applets; do
+		[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
+	done
+fi
 for b in lat_syscall lat_pipe lat_fs pathwalk churn serun lat_proc lat_mmap \
 	lat_unix_connect lat_make hello; do
 	cp "$G/bin/$b" "$root/bench/$b"
@@ -51,7 +56,11 @@ cp "$G/bin/hello" "$root/bench/hello_trans"
 ln -s ../bench/serun "$root/bin/serun"
 cp "$TOP/tools/testing/selinux-avc-bench/guest/run.sh" "$root/bench/run.sh"
 cp "$TOP/tools/testing/selinux-avc-bench/guest/make.sh" "$root/bench/make.sh"
-cp "$TOP/tools/testing/selinux-avc-bench/guest/init" "$root/init"
+if [ -n "$BUSYBOX" ]; then
+	cp "$TOP/tools/testing/selinux-avc-bench/guest/init" "$root/init"
+else
+	cp "$G/bin/sinit" "$root/init"
+fi
 chmod 755 "$root/init"
 cp "$types_h" "$root/usr/include/sys/types.h"
 echo secret > "$root/secret"

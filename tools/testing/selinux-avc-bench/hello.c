@@ -26,6 +26,16 @@ void __noreturn __used _start(void)
 	__asm__ __volatile__("svc #0" : : "r" (nr), "r" (code) : "memory");
 	__builtin_unreachable();
 }
+#elif defined(__sh__)
+void __noreturn __used _start(void)
+{
+	register long nr __asm__("r3") = 252;	/* exit_group */
+	register long code __asm__("r4") = 0;
+
+	/* trapa #0x11: a system call with one argument */
+	__asm__ __volatile__("trapa #0x11" : : "r" (nr), "r" (code) : "memory");
+	__builtin_unreachable();
+}
 #else
 #error "hello: no _start for this architecture"
 #endif

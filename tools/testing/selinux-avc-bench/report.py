@@ -82,7 +82,8 @@ def parse(kernel, mode, path):
     churn = mode.startswith('churn-')
     tests = CHURN_TESTS if churn else TESTS + RUN_TESTS
     run = {'results': {}, 'stats': {}, 'checks': [], 'denied': [],
-           'begin': None, 'context': None, 'end': False, 'churn': []}
+           'begin': None, 'context': None, 'end': False, 'churn': [],
+           'skipped': {}}
     for raw in text.splitlines():
         i = raw.find(MARK)
         if i < 0:
@@ -95,6 +96,10 @@ def parse(kernel, mode, path):
             run['end'] = True
         elif tag == 'ERROR':
             fail('%s %s: guest error: %s (log: %s)' % (kernel, mode, rest, path))
+        elif tag == 'SKIP':
+            # A row this guest cannot run (sinit.c: no shell), with why.
+            key, _, why = rest.partition(' ')
+            run['skipped'][key] = why
         elif tag == 'CONTEXT':
             run['context'] = rest
         elif tag == 'CHECK':
@@ -131,7 +136,8 @@ def parse(kernel, mode, path):
     bad = [c for c in run['checks'] if not c.startswith('ok ')]
     if bad:
         fail('%s: policy check failed: %s' % (where, bad[0]))
-    missing = [k for _, k, _ in tests if k not in run['results']]
+    missing = [k for _, k, _ in tests
+               if k not in run['results'] and k not in run['skipped']]
     if missing:
         fail('%s: missing results: %s' % (where, ', '.join(missing)))
     if churn:
@@ -289,10 +295,16 @@ def main():
                  % (spec, ' '.join(KERNELS), ' '.join(MODES + CHURN_MODES)))
         runs[(kernel, mode)] = parse(kernel, mode, path)
     kernels = [k for k in KERNELS if any((k, m) in runs for m in MODES)]
+    # Rows that a guest could not run are left out of every output.
+    skipped = {}
+    for r in runs.values():
+        skipped.update(r['skipped'])
+    tests = [t for t in TESTS if t[1] not in skipped]
+    run_tests = [t for t in RUN_TESTS if t[1] not in skipped]
     churn_kernels = [k for k in KERNELS if any((k, m) in runs for m in CHURN_MODES)]
 
-    rows = make_rows(runs, kernels, TESTS, MODES)
-    run_rows = make_rows(runs, kernels, RUN_TESTS, MODES)
+    rows = make_rows(runs, kernels, tests, MODES)
+    run_rows = make_rows(runs, kernels, run_tests, MODES)
     for row in run_rows:
         row['unit'] = RUN_UNIT
     churn_rows = make_rows(runs, kernels, CHURN_TESTS, CHURN_MODES) if churn_kernels else []
@@ -323,6 +335,7 @@ def main():
                   'none': 'lsm=capability'},
         'per_run': {row['test']: '%s: one whole run of the workload, not '
                     'one operation' % RUN_UNIT for row in run_rows},
+        'skipped': skipped,
         'runs': {'%s_%s' % k: {'begin': r['begin'], 'context': r['context'],
                                'checks': r['checks'], 'stats': r['stats'],
                                'denied': r['denied']}
@@ -363,6 +376,8 @@ def main():
     ratio = ([('overhead', 'pat/stock', lambda r: fmt(r['ratio'], 2))]
              if 'ratio' in cols else [])
     print_table(rows, kernels, ratio)
+    for key, why in sorted(skipped.items()):
+        print('not run: %s (%s)' % (key, why))
     if run_rows:
         print()
         print_table(run_rows, kernels, ratio, unit='instructions per run', cw=10)

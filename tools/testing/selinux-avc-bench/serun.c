@@ -11,6 +11,10 @@
  *          print the current context of PID (default: self)
  *        serun load POLICY
  *          load a binary policy; selinuxfs wants it in a single write()
+ *        serun cat FILE
+ *          copy FILE to standard output (the C init's guest has no cat)
+ *        serun stat FILE
+ *          print FILE's name if stat() allows it (no stat applet either)
  */
 #include <fcntl.h>
 #include <unistd.h>
@@ -27,7 +31,9 @@ static void __noreturn print_usage(void)
 		"usage: serun exec CONTEXT PROGRAM [ARG...]\n"
 		"       serun label CONTEXT FILE...\n"
 		"       serun context [PID]\n"
-		"       serun load POLICY\n");
+		"       serun load POLICY\n"
+		"       serun cat FILE\n"
+		"       serun stat FILE\n");
 	exit(2);
 }
 
@@ -117,6 +123,38 @@ static int do_load(int argc, char **argv)
 	return 0;
 }
 
+static int do_cat(int argc, char **argv)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd;
+
+	if (argc != 1)
+		print_usage();
+	fd = open(argv[0], O_RDONLY);
+	if (fd < 0)
+		die("open %s", argv[0]);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (write(1, buf, n) != n)
+			die("write");
+	if (n < 0)
+		die("read %s", argv[0]);
+	close(fd);
+	return 0;
+}
+
+static int do_stat(int argc, char **argv)
+{
+	struct stat st;
+
+	if (argc != 1)
+		print_usage();
+	if (stat(argv[0], &st))
+		die("stat %s", argv[0]);
+	printf("%s\n", argv[0]);
+	return 0;
+}
+
 static int do_exec(int argc, char **argv)
 {
 	if (argc < 2)
@@ -139,6 +177,10 @@ int main(int argc, char **argv)
 		return do_context(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "load"))
 		return do_load(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "cat"))
+		return do_cat(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "stat"))
+		return do_stat(argc - 2, argv + 2);
 	print_usage();
 	return 2;
 }

@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sinit - /init of the benchmark guest where there is no busybox (sh4 is
+ * not a Debian release architecture).  It does what guest/init and
+ * guest/run.sh do with a shell, in C: mount the file systems, load and
+ * enforce the policy, label the files, run the policy checks, run each
+ * benchmark in the confined domain and print its lines between the
+ * markers that report.py reads, then power off.
+ *
+ * The rows that need a shell (fork+/bin/sh -c and the no-change make)
+ * are reported as "SKIP", and the churn scenario is not supported.
+ *
+ * Kernel command line variables (passed to init as environment):
+ *   BENCH_SCALE   percent of the default iteration counts (default 100)
+ *   BENCH_OP      run only this benchmark, with its windows (make profile)
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <ftw.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+
+#include "bench.h"
+
+#define MARK		"SELINUX-AVC-BENCH: "
+#define POLICY		"/policy/"
+#define XATTR_NAME	"security.selinux"
+
+static unsigned long scale = 100;
+static char domain[256];
+static const char *label_ctx;
+static int label_errors;
+
+static void __printf(1, 2) say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(MARK, stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static void __noreturn finish(void)
+{
+	say("END");
+	sync();
+	reboot(RB_AUTOBOOT);
+	sleep(10);
+	exit(0);
+}
+
+static void __noreturn __printf(1, 2) fail(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	say("ERROR %s", buf);
+	finish();
+}
+
+/* The first line of PATH without its newline, or "" if it cannot be read. */
+static void read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (!fgets(buf, size, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static int write_file(const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	int fd = open(path, O_WRONLY);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, len) == (ssize_t)len;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* Print every line of PATH behind PREFIX. */
+static void print_file(const char *prefix, const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		say("%s%s", prefix, line);
+	}
+	fclose(f);
+}
+
+static void load_policy(const char *path)
+{
+	struct stat st;
+	size_t done = 0;
+	ssize_t n;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st))
+		fail("policy load failed: open %s: %s", path, strerror(errno));
+	buf = malloc(st.st_size ? st.st_size : 1);
+	if (!buf)
+		fail("policy load failed: out of memory");
+	while (done < (size_t)st.st_size) {
+		n = read(fd, buf + done, st.st_size - done);
+		if (n <= 0)
+			fail("policy load failed: read %s", path);
+		done += n;
+	}
+	close(fd);
+	fd = open("/sys/fs/selinux/load", O_WRONLY);
+	if (fd < 0 || write(fd, buf, done) != (ssize_t)done)
+		fail("policy load failed: %s", strerror(errno));
+	close(fd);
+	free(buf);
+}
+
+static int label_one(const char *path, const struct stat *st, int type,
+		     struct FTW *ftw)
+{
+	if (lsetxattr(path, XATTR_NAME, label_ctx, strlen(label_ctx) + 1, 0)) {
+		say("label-failed %s %s: %s", path, label_ctx, strerror(errno));
+		label_errors++;
+	}
+	return 0;
+}
+
+/*
+ * The labels file's lines are "PATH CONTEXT"; "DIR/ *" (without the
+ * space) labels DIR and everything below it.  ONLY, if set, picks the
+ * one line for that path.
+ */
+static void apply_labels(const char *only)
+{
+	char line[512], *ctx;
+	FILE *f = fopen(POLICY "labels", "r");
+	size_t len;
+
+	if (!f)
+		fail("cannot read " POLICY "labels");
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		ctx = strchr(line, ' ');
+		if (!ctx)
+			continue;
+		*ctx++ = '\0';
+		if (only && strcmp(line, only))
+			continue;
+		label_ctx = ctx;
+		len = strlen(line);
+		if (len > 2 && !strcmp(line + len - 2, "/*")) {
+			line[len - 2] = '\0';
+			nftw(line, label_one, 16, FTW_PHYS);
+		} else {
+			label_one(line, NULL, 0, NULL);
+		}
+	}
+	fclose(f);
+	if (label_errors)
+		fail("cannot label %d files", label_errors);
+}
+
+/*
+ * Run ARGV in the confined domain (when there is one), its standard output
+ * to OUT_FD (or /dev/null), and hand each line of its standard error to
+ * LINE.  Returns the exit status.
+ */
+static int run(char *const argv[], int out_fd, const char *ctx,
+	       void (*line)(const char *))
+{
+	char buf[512];
+	int pfd[2], status, null;
+	pid_t pid;
+	FILE *f;
+
+	if (pipe(pfd))
+		fail("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s", strerror(errno));
+	if (!pid) {
+		null = open("/dev/null", O_WRONLY);
+		dup2(out_fd >= 0 ? out_fd : null, 1);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		close(pfd[1]);
+		if (ctx && *ctx && write_file("/proc/self/attr/exec", ctx)) {
+			fprintf(stderr, "sinit: cannot set exec context %s\n", ctx);
+			_exit(126);
+		}
+		execv(argv[0], argv);
+		fprintf(stderr, "sinit: exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	f = fdopen(pfd[0], "r");
+	while (f && fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		line(buf);
+	}
+	if (f)
+		fclose(f);
+	if (waitpid(pid, &status, 0) != pid)
+		fail("waitpid: %s", strerror(errno));
+	return status;
+}
+
+static void result_line(const char *l)
+{
+	if (!strncmp(l, "window ", 7))
+		say("WINDOW %s", l + 7);
+	else
+		say("RESULT %s", l);
+}
+
+static void quiet_line(const char *l)
+{
+}
+
+/*
+ * What ARGV (run in domain CTX) prints on its standard output, or
+ * "denied".  Through a pipe, as the shell's $(...): the domain may use
+ * init's pipes, not files init created.  The output is short, well
+ * within the pipe's buffer, so it is read after the program exits.
+ */
+static void capture(char *const argv[], const char *ctx, char *out, size_t size)
+{
+	ssize_t n;
+	int pfd[2];
+
+	if (pipe(pfd))
+		fail("pipe: %s", strerror(errno));
+	if (run(argv, pfd[1], ctx, quiet_line)) {
+		snprintf(out, size, "denied");
+	} else {
+		close(pfd[1]);
+		pfd[1] = -1;
+		n = read(pfd[0], out, size - 1);
+		out[n > 0 ? n : 0] = '\0';
+		out[strcspn(out, "\n")] = '\0';
+	}
+	close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+}
+
+static void check(const char *what, const char *got, const char *want)
+{
+	if (!strcmp(got, want))
+		say("CHECK ok %s", what);
+	else
+		say("CHECK FAILED %s (got %s, want %s)", what, got, want);
+}
+
+static void set_bool(const char *name, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/fs/selinux/booleans/%s", name);
+	if (write_file(path, val) ||
+	    write_file("/sys/fs/selinux/commit_pending_bools", "1"))
+		fail("cannot set boolean %s", name);
+}
+
+/* The project policy's behaviour checks, as guest/init makes them. */
+static void policy_checks(void)
+{
+	char *cat[] = { "/bench/serun", "cat", "/secret", NULL };
+	char *stat_argv[] = { "/bench/serun", "stat", "/secret", NULL };
+	char *ctx_argv[] = { "/bench/serun", "context", NULL };
+	char perm[256], got[256];
+
+	capture(cat, domain, got, sizeof(got));
+	check("confined read of secret_t is denied", got, "denied");
+	set_bool("bench_read_secret", "1");
+	capture(cat, domain, got, sizeof(got));
+	check("boolean bench_read_secret=1 allows it", got, "secret");
+	set_bool("bench_read_secret", "0");
+	read_line(POLICY "permissive_domain", perm, sizeof(perm));
+	capture(cat, perm, got, sizeof(got));
+	check("permissive domain reads it", got, "secret");
+	capture(stat_argv, domain, got, sizeof(got));
+	check("confined stat of secret_t is allowed (and audited)", got, "/secret");
+	capture(ctx_argv, domain, got, sizeof(got));
+	check("benchmark domain", got, domain);
+}
+
+/* Print the kernel log's lines that contain WHAT behind PREFIX. */
+static void klog_grep(const char *what, const char *prefix)
+{
+	int len = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */
+	char *buf, *l, *next;
+
+	if (len <= 0)
+		return;
+	buf = malloc(len + 1);
+	if (!buf)
+		return;
+	len = klogctl(3, buf, len);	/* SYSLOG_ACTION_READ_ALL */
+	if (len < 0)
+		len = 0;
+	buf[len] = '\0';
+	for (l = buf; *l; l = next) {
+		next = strchr(l, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = l + strlen(l);
+		if (strstr(l, what))
+			say("%s%s", prefix, l);
+	}
+	free(buf);
+}
+
+static unsigned long n(unsigned long count)
+{
+	return count * scale / 100 + 1;
+}
+
+/* The benchmarks, in guest/run.sh's order, with its iteration counts. */
+static const struct bench {
+	const char *op;
+	const char *prog;
+	unsigned long count;
+	const char *args[4];
+} benches[] = {
+	{ "null", "lat_syscall", 200000, { "null" } },
+	{ "read", "lat_syscall", 200000, { "read" } },
+	{ "write", "lat_syscall", 200000, { "write" } },
+	{ "fstat", "lat_syscall", 200000, { "fstat" } },
+	{ "stat", "lat_syscall", 50000, { "stat" } },
+	{ "open", "lat_syscall", 50000, { "open" } },
+	{ "socket", "lat_syscall", 20000, { "socket" } },
+	{ "pipe_self", "lat_pipe", 100000, { "self" } },
+	{ "pipe", "lat_pipe", 20000, { "pipe" } },
+	{ "unix", "lat_pipe", 20000, { "unix" } },
+	{ "fs", "lat_fs", 10000, { "/tmp" } },
+	{ "fs_dir", "lat_fs", 5000, { "-d", "/tmp" } },
+	{ "pathwalk", "pathwalk", 5, { "/tmp" } },
+	{ "fork", "lat_proc", 2000, { "fork" } },
+	{ "exec", "lat_proc", 1000, { "exec" } },
+	{ "exec_trans", "lat_proc", 1000,
+	  { "-p", "/bench/hello_trans", "exec_trans" } },
+	{ "shell", NULL, 0, { "fork+/bin/sh -c: no shell in this guest" } },
+	{ "mmap", "lat_mmap", 20000, { NULL } },
+	{ "unix_connect", "lat_unix_connect", 5000, { "/tmp" } },
+	{ "macro", NULL, 0, { "no-change make: no shell in this guest" } },
+};
+
+static void bench(const struct bench *b)
+{
+	char prog[64], count[32], *argv[8];
+	int i, argc = 0, status;
+
+	if (!b->prog) {
+		say("SKIP %s %s", b->op, b->args[0]);
+		return;
+	}
+	snprintf(prog, sizeof(prog), "/bench/%s", b->prog);
+	/* lat_fs takes -d before -N, as run.sh passes it. */
+	argv[argc++] = prog;
+	for (i = 0; b->args[i] && !strcmp(b->args[i], "-d"); i++)
+		argv[argc++] = (char *)b->args[i];
+	snprintf(count, sizeof(count), "%lu", n(b->count));
+	argv[argc++] = "-N";
+	argv[argc++] = count;
+	for (; i < (int)ARRAY_SIZE(b->args) && b->args[i]; i++)
+		argv[argc++] = (char *)b->args[i];
+	argv[argc] = NULL;
+	status = run(argv, -1, domain, result_line);
+	if (status)
+		say("RESULT %s: exit status %d", b->op, status);
+}
+
+int main(int argc, char **argv)
+{
+	const char *op = getenv("BENCH_OP");
+	const char *s = getenv("BENCH_SCALE");
+	char *ctx_argv[] = { "/bench/serun", "context", NULL };
+	char kind[64] = "none", buf[512];
+	const char *scen = getenv("BENCH_SCENARIO");
+	int enforcing = 0;
+	size_t i;
+
+	bench_prog = "sinit";
+	setenv("PATH", "/bench", 1);
+	if (s) {
+		scale = strtoul(s, NULL, 10);
+		if (!scale)
+			fail("bad BENCH_SCALE=%s", s);
+	}
+	if (scen && *scen)
+		fail("BENCH_SCENARIO=%s: this guest has no shell for it", scen);
+	if (mount("proc", "/proc", "proc", 0, NULL))
+		fail("mount proc");
+	if (mount("sysfs", "/sys", "sysfs", 0, NULL))
+		fail("mount sysfs");
+	if (!mount("selinuxfs", "/sys/fs/selinux", "selinuxfs", 0, NULL) &&
+	    !access("/sys/fs/selinux/load", F_OK)) {
+		enforcing = 1;
+		read_line(POLICY "kind", kind, sizeof(kind));
+		load_policy(POLICY "policy.bin");
+		/* The console the kernel opened is the initramfs' one. */
+		apply_labels("/dev/console");
+	}
+	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL))
+		fail("mount devtmpfs");
+	if (mount("tmpfs", "/tmp", "tmpfs", 0, NULL))
+		fail("mount tmpfs");
+	if (enforcing) {
+		apply_labels(NULL);
+		if (write_file("/sys/fs/selinux/enforce", "1"))
+			fail("cannot set enforcing");
+		read_line("/sys/fs/selinux/enforce", buf, sizeof(buf));
+		if (strcmp(buf, "1"))
+			fail("not enforcing");
+		read_line(POLICY "domain", domain, sizeof(domain));
+		say("BEGIN mode=enforcing policy=%s domain=%s", kind, domain);
+	} else {
+		say("BEGIN mode=none policy=none");
+	}
+	read_line("/proc/version", buf, sizeof(buf));
+	say("KERNEL %s", buf);
+	read_line("/proc/cmdline", buf, sizeof(buf));
+	say("CMDLINE %s", buf);
+	if (!strcmp(kind, "project")) {
+		policy_checks();
+		klog_grep("avc:", "AUDIT ");
+	}
+	if (chdir("/tmp"))
+		fail("chdir /tmp");
+	if (enforcing)
+		capture(ctx_argv, domain, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "none");
+	say("CONTEXT %s", buf);
+	for (i = 0; i < ARRAY_SIZE(benches); i++) {
+		if (op && *op && strcmp(op, benches[i].op))
+			continue;
+		if (op && *op)
+			setenv("BENCH_WINDOWS", "1", 1);
+		bench(&benches[i]);
+	}
+	if (enforcing) {
+		print_file("STAT cache_stats ", "/sys/fs/selinux/avc/cache_stats");
+		print_file("STAT pcpu_cache_stats ",
+			   "/sys/fs/selinux/avc/pcpu_cache_stats");
+		print_file("STAT hash_stats ", "/sys/fs/selinux/avc/hash_stats");
+		klog_grep("avc:  denied", "DENIED ");
+	}
+	finish();
+}
