@@ -8,11 +8,17 @@
 # security/ (the LSM dispatch included), the instructions per operation
 # with SELinux minus without.
 #
-# Usage: profile.sh OP [FLAVOR]     (OP: a key of make bench's rows, below)
+# Usage: profile.sh OP [FLAVOR]     (OP: a key of make bench's rows, below;
+#                                   FLAVOR as for bench.sh, default
+#                                   BENCH_ARCH's guest: x86_64-guest,
+#                                   arm64-guest)
 # Environment: PROFILE_SCALE (percent of make bench's iterations, default
 # 10), KERNELS, POLICY, RESULTS, BENCH_TIMEOUT, BENCH_CMDLINE as for
-# bench.sh.
-# Writes RESULTS/profile-OP.txt and .csv, and the logs under RESULTS/logs/.
+# bench.sh; BENCH_ARCH (x86_64 or arm64: the window markers of both are
+# known to the plugin).
+# Writes RESULTS/profile-OP.txt and .csv (RESULTS: results/, or
+# results/<flavor> on an architecture other than x86_64, as bench.sh's
+# arm64-guest), and the logs under RESULTS/logs/.
 . "$(dirname "$0")/lib.sh"
 lock_build
 
@@ -32,16 +38,23 @@ declare -A rows=(
 op=${1:-}
 [ -n "$op" ] && [ -n "${rows[$op]:-}" ] ||
 	die "usage: make profile OP=<row>; rows: $(echo "${!rows[@]}" | tr ' ' '\n' | sort | tr '\n' ' ')"
-flavor=${2:-x86_64-guest}
+flavor=${2:-$BA_FRAGMENT}
 guest_op=${rows[$op]%:*}
 mask=${rows[$op]#*:}
 POLICY=${POLICY:-project}
 PROFILE_SCALE=${PROFILE_SCALE:-10}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}
 KERNELS=${KERNELS:-stock patched}
-RESULTS=${RESULTS:-$TOP/results}
+if [ "$BENCH_ARCH" = x86_64 ]; then
+	RESULTS=${RESULTS:-$TOP/results}
+else
+	RESULTS=${RESULTS:-$TOP/results/$flavor}
+fi
+QEMU=${QEMU:-$BA_QEMU}
 case $PROFILE_SCALE in ''|*[!0-9]*|0) die "PROFILE_SCALE must be a positive integer" ;; esac
-for t in "${QEMU:-qemu-system-x86_64}:qemu-system-x86" gcc:gcc nm:binutils python3:python3; do
+command -v "$QEMU" >/dev/null ||
+	die "$QEMU not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
+for t in gcc:gcc nm:binutils python3:python3; do
 	command -v "${t%%:*}" >/dev/null ||
 		die "${t%%:*} not found: apt-get install ${t#*:} (or run scripts/deps.sh)"
 done
@@ -64,22 +77,22 @@ if [ ! -f "$plugin" ] || [ "$psrc/insn_profile.c" -nt "$plugin" ] ||
 fi
 
 "$TOP/tools/testing/selinux-avc-bench/guest.sh" "$POLICY"
-initrd=$BUILD/guest/initrd-$POLICY.gz
+initrd=$GUEST_DIR/initrd-$POLICY.gz
 logs=$RESULTS/logs
 mkdir -p "$logs"
 
 specs=()
 pids=()
 start=$SECONDS
-msg "profile $op: ${KERNELS// /, } kernels, SELinux and lsm=capability, scale $PROFILE_SCALE%"
+msg "profile $op ($flavor): ${KERNELS// /, } kernels, SELinux and lsm=capability, scale $PROFILE_SCALE%"
 for k in $KERNELS; do
 	for mode in selinux none; do
 		log=$logs/profile-$op-$k-$mode.log
 		counts=$logs/profile-$op-$k-$mode.counts
 		rm -f "$counts"
-		append="console=ttyS0 quiet BENCH_SCALE=$PROFILE_SCALE BENCH_OP=$guest_op${BENCH_CMDLINE:+ $BENCH_CMDLINE}"
+		append="console=$BA_CONSOLE quiet BENCH_SCALE=$PROFILE_SCALE BENCH_OP=$guest_op${BENCH_CMDLINE:+ $BENCH_CMDLINE}"
 		[ "$mode" = none ] && append="$append lsm=capability"
-		bench_guest "$BENCH_TIMEOUT" "$OUTDIR/$k-$flavor/arch/x86/boot/bzImage" \
+		bench_guest "$BENCH_TIMEOUT" "$OUTDIR/$k-$flavor/$BA_IMAGE" \
 			"$initrd" "$append" "$log" \
 			-plugin "$plugin,out=$counts,windows=$mask" &
 		pids+=($!)

@@ -63,15 +63,24 @@ static inline unsigned long parse_count(const char *s)
 /*
  * Timed regions.  bench_begin() and bench_end() read the clock and mark
  * the region for the instruction profiler (make profile, see
- * tools/testing/selinux-avc-profile): on x86_64 an 8-byte no-op whose
- * displacement its qemu plugin looks for; nothing elsewhere.  With
- * BENCH_WINDOWS in the environment, bench_end() also prints
- * "window N ops M" on stderr (N counts the regions of the run from 1), so
- * that the profiler knows what to divide by.
+ * tools/testing/selinux-avc-profile) with a no-op its qemu plugin looks
+ * for: on x86_64 an 8-byte nopl whose displacement is the magic
+ * 0x5e1ba001 or 0x5e1ba002; on arm64 a move of the magic's low half to
+ * the zero register, movz xzr, #0xa001 (0xd294003f) or #0xa002
+ * (0xd294005f), which no compiler emits and whose result the CPU
+ * discards; nothing elsewhere.  With BENCH_WINDOWS in the environment,
+ * bench_end() also prints "window N ops M" on stderr (N counts the
+ * regions of the run from 1), so that the profiler knows what to divide
+ * by.
  */
 #if defined(__x86_64__)
 #define BENCH_MARK(disp) \
 	__asm__ __volatile__(".byte 0x0f, 0x1f, 0x84, 0x00\n\t.long " #disp \
+			     ::: "memory")
+#elif defined(__aarch64__)
+/* .inst: the encoding whatever the assembler thinks of movz to xzr. */
+#define BENCH_MARK(disp) \
+	__asm__ __volatile__(".inst 0xd280001f | (((" #disp ") & 0xffff) << 5)" \
 			     ::: "memory")
 #else
 #define BENCH_MARK(disp) do { } while (0)

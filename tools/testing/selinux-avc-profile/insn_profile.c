@@ -3,9 +3,12 @@
  * insn_profile - a QEMU TCG plugin that counts the guest instructions
  * executed inside the benchmarks' measured windows, per kernel address.
  *
- * The benchmarks (tools/testing/selinux-avc-bench/bench.h) run an 8-byte
- * no-op, nopl DISP(%rax,%rax,1), with a magic displacement where a timed
- * region begins and another where it ends.  Counting is on from a begin
+ * The benchmarks (tools/testing/selinux-avc-bench/bench.h) run a no-op
+ * with a magic in it where a timed region begins and another where it
+ * ends: on x86_64 the 8-byte nopl DISP(%rax,%rax,1) with the displacement
+ * 0x5e1ba001 or 0x5e1ba002, on aarch64 movz xzr, #0xa001 or #0xa002 (the
+ * magic's low half).  The guest's architecture is qemu's target name.
+ * Counting is on from a begin
  * marker to the next end marker, in the kernel and in every process, as
  * the benchmark's own clock is.  A translation block is counted when it
  * starts, so the blocks holding the markers are counted, or not, whole:
@@ -27,10 +30,16 @@
 
 PLUGIN_EXPORT int qemu_plugin_version = 1;
 
-/* nopl DISP(%rax,%rax,1): 0f 1f 84 00, then the 32-bit displacement. */
+/* x86_64: nopl DISP(%rax,%rax,1): 0f 1f 84 00, then the 32-bit displacement. */
 #define MARK_BEGIN	0x5e1ba001u
 #define MARK_END	0x5e1ba002u
-#define KERNEL_BASE	0xffff800000000000ull
+/* aarch64: movz xzr, #(MARK & 0xffff), one little-endian 32-bit word. */
+#define A64_MOVZ_XZR(imm16)	(0xd280001fu | ((uint32_t)(imm16) << 5))
+/*
+ * The kernel's half of the address space: x86_64's upper canonical half
+ * and arm64's TTBR1 range both have bit 63 set, user space never.
+ */
+#define KERNEL_BASE	0x8000000000000000ull
 
 struct tb_rec {
 	struct tb_rec *next;
@@ -45,6 +54,7 @@ static uint64_t mask = ~0ull;
 static unsigned int windows;
 static int counting;
 static char *out;
+static int aarch64;
 
 static void tb_exec(unsigned int vcpu, void *udata)
 {
@@ -70,6 +80,13 @@ static int is_mark(struct qemu_plugin_insn *insn, uint32_t disp)
 	const unsigned char *p = qemu_plugin_insn_data(insn);
 	uint32_t d;
 
+	if (aarch64) {
+		if (qemu_plugin_insn_size(insn) != 4)
+			return 0;
+		d = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+		    (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+		return d == A64_MOVZ_XZR(disp & 0xffff);
+	}
 	if (qemu_plugin_insn_size(insn) != 8 || p[0] != 0x0f ||
 	    p[1] != 0x1f || p[2] != 0x84 || p[3] != 0x00)
 		return 0;
@@ -141,8 +158,16 @@ static void at_exit(plugin_id_t id, void *udata)
 PLUGIN_EXPORT int qemu_plugin_install(plugin_id_t id, const void *info,
 				      int argc, char **argv)
 {
+	const struct qemu_plugin_info *qi = info;
 	int i;
 
+	if (qi && qi->target_name && !strcmp(qi->target_name, "aarch64")) {
+		aarch64 = 1;
+	} else if (!qi || !qi->target_name ||
+		   strcmp(qi->target_name, "x86_64")) {
+		qemu_plugin_outs("insn_profile: the guest must be x86_64 or aarch64\n");
+		return -1;
+	}
 	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
 			out = argv[i] + 4;

@@ -38,7 +38,9 @@ def symbols(vmlinux):
     addrs, names = [], []
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) != 3 or parts[1] not in 'tTwW':
+        # arm64's mapping symbols ($x, $d) mark code and data, not functions.
+        if len(parts) != 3 or parts[1] not in 'tTwW' or \
+                parts[2].startswith('$'):
             continue
         addrs.append(int(parts[0], 16))
         names.append(parts[2])
@@ -61,7 +63,8 @@ def security_files(builddir):
             src = os.path.relpath(path, builddir)[:-2] + '.c'
             for line in res.stdout.splitlines():
                 parts = line.split()
-                if len(parts) == 3 and parts[1] in 'tTwW':
+                if len(parts) == 3 and parts[1] in 'tTwW' and \
+                        not parts[2].startswith('$'):
                     files.setdefault(parts[2], src)
     return files
 

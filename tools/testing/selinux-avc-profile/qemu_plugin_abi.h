@@ -17,6 +17,14 @@ typedef uint64_t plugin_id_t;
 struct qemu_plugin_tb;
 struct qemu_plugin_insn;
 
+/*
+ * qemu_info_t, the install callback's info: only its first member, the
+ * target's name ("x86_64", "aarch64"), is read here.
+ */
+struct qemu_plugin_info {
+	const char *target_name;
+};
+
 /* enum qemu_plugin_cb_flags: the callbacks here read no registers. */
 #define PLUGIN_CB_NO_REGS	0
 
