@@ -145,7 +145,7 @@ microbench: tree
 matrix: kernel
 	@$(S)/matrix.sh
 
-coverage: kernel-patched
+coverage: tree
 	@$(S)/coverage.sh
 
 stress: kernel-patched

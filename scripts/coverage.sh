@@ -11,17 +11,25 @@
 # with selinux_avc_pcpu=0 (the stock hooks), and the guest dumps the
 # record; coverage.py maps it to the hooks with the build's System.map.
 #
-# Usage: coverage.sh [FLAVOR]      (default x86_64-guest)
+# Usage: coverage.sh [FLAVOR]      (default x86_64-guest; stacked
+#        fragments such as x86_64-guest+matrix work as in build.sh)
 # Environment:
 #   COVERAGE_KERNELS="coverage coverage-off"  the boots (matrix.sh names)
+#   COVERAGE_FLAVOR=F    the flavor when no argument is given
 #   COVERAGE_REBUILD=0   reuse build/coverage/kernel/ if it is there
 #   MATRIX_TIMEOUT=S     seconds before a guest is killed (default 900)
+#   COVERAGE_MIN_REACHED=P, COVERAGE_MIN_BOTH=P  fail below these shares
+#                        (percent; default: report only)
+# Fails if the matrix fails on the coverage kernel (the record must not
+# change a decision), if records were dropped, or below a target.
 # Outputs: results/coverage.csv, results/coverage.txt (the table),
 # build/coverage/ (kernel, dumps, matrix summary).
 . "$(dirname "$0")/lib.sh"
 lock_build
 
-flavor=${1:-x86_64-guest}
+# The matrix's flavor: COVERAGE_FLAVOR, or the first argument, stacks
+# too (x86_64-guest+matrix: the config fragments of build.sh).
+flavor=${1:-${COVERAGE_FLAVOR:-x86_64-guest}}
 [ "$BENCH_ARCH" = x86_64 ] || die "make coverage runs the x86_64 matrix guest only (BENCH_ARCH=$BENCH_ARCH)"
 need_tree
 CV=$TOP/tools/testing/selinux-avc-coverage
@@ -38,10 +46,12 @@ start=$SECONDS
 # The coverage kernel: the patched tree with the patch, built in the
 # patched kernel's build directory, then both restored.
 if [ "${COVERAGE_REBUILD:-1}" != 0 ] || [ ! -f "$kdir/bzImage" ]; then
-	[ -f "$out/$BA_IMAGE" ] ||
-		die "no patched kernel in ${out#"$TOP"/}: build it first (scripts/build.sh patched $flavor)"
 	[ -z "$(kgit "$PATCHED" status --porcelain --untracked-files=no)" ] ||
 		die "$PATCHED has uncommitted changes"
+	# The patched kernel of this flavor first (nothing to do if it is
+	# built), so that only security/selinux is built again twice.
+	"$TOP/scripts/build.sh" patched "$flavor" ||
+		die "the patched kernel ($flavor) does not build"
 	# shellcheck disable=SC2064
 	trap "kgit '$PATCHED' checkout -q -- security/selinux" EXIT
 	kgit "$PATCHED" apply "$patch" ||
@@ -72,9 +82,7 @@ if [ "${COVERAGE_REBUILD:-1}" != 0 ] || [ ! -f "$kdir/bzImage" ]; then
 	mv "$kdir.tmp" "$kdir"
 fi
 
-# The matrix on it.  Its verdict is reported, but the table is made
-# either way: the coverage kernel decides as the patched one does, and a
-# failure here is the matrix's to explain (make matrix).
+# The matrix on it; the table is made whatever its verdict.
 msg "matrix on the coverage kernel: $KERNELS"
 mrc=0
 # A stack trace per decision: the guests run slower than make matrix's.
@@ -88,10 +96,16 @@ for k in $KERNELS; do
 		die "$k: no coverage record in ${log#"$TOP"/} (the guest did not finish? see build/logs/coverage-matrix.log)"
 	dumps+=("$k=$dir/$k.dump")
 done
-python3 "$CV/coverage.py" report "$PATCHED" "$kdir" "$RESULTS" "${dumps[@]}"
+rc=0
+python3 "$CV/coverage.py" report "$PATCHED" "$kdir" "$RESULTS" "${dumps[@]}" || rc=1
+# The record must not change a decision: the coverage kernel passes the
+# matrix as the patched one does.
 if [ $mrc -eq 0 ]; then
-	echo "coverage: the matrix passed on the coverage kernel ($(tail -1 "$BUILD/logs/coverage-matrix.log" | cut -c1-60)...)"
+	echo "coverage: the matrix passed on the coverage kernel" | tee -a "$RESULTS/coverage.txt"
 else
-	warn "the matrix failed on the coverage kernel (build/logs/coverage-matrix.log); the table is still made"
+	echo "coverage: FAIL: the matrix failed on the coverage kernel (build/logs/coverage-matrix.log)" |
+		tee -a "$RESULTS/coverage.txt"
+	rc=1
 fi
 echo "coverage: total time $((SECONDS - start))s" | tee -a "$RESULTS/coverage.txt"
+exit $rc

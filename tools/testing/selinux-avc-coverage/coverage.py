@@ -363,8 +363,11 @@ def main_report(tree, build, outdir, dumps):
             r['reason'] = why_not_called(tree, r['reason'], conf, users)
 
     for r in rows.values():
-        if r['hook'] in notes and not r['compiled']:
-            r['reason'] += '; ' + notes[r['hook']]
+        note = notes.get(r['hook'], '')
+        if r['compiled'] and note.startswith('unreachable:'):
+            r['compiled'] = False
+            r['reason'] = ('in the kernel, unreachable in the guest config:' +
+                           note[len('unreachable:'):])
 
     by_hook = {}
     for arr, hook, fn, cs in entries:
@@ -425,6 +428,10 @@ def main_report(tree, build, outdir, dumps):
             r['reason'] = 'no denial' + (' (only permissive ones)' if r['permissive'] else '')
         elif not r['allow']:
             r['reason'] = 'no allow'
+    for r in rows.values():
+        note = notes.get(r['hook'], '')
+        if note and r['reason'] and not note.startswith('unreachable:'):
+            r['reason'] += '; ' + note
 
     os.makedirs(outdir, exist_ok=True)
     order = [fn for _, _, fn, _ in entries]
@@ -509,9 +516,26 @@ def main():
         dumps.append((boot, path))
     text, n, ran, both = main_report(tree, build, outdir, dumps)
     sys.stdout.write(text)
+    pr, pb = 100.0 * ran / max(n, 1), 100.0 * both / max(n, 1)
     print(f'coverage: {n} hook functions reach the AVC in the guest; '
-          f'reached {ran} ({100.0 * ran / max(n, 1):.1f}%), allow and deny '
-          f'{both} ({100.0 * both / max(n, 1):.1f}%)')
+          f'reached {ran} ({pr:.1f}%), allow and deny {both} ({pb:.1f}%)')
+    rc = 0
+    if 'WARNING' in text:
+        print('coverage: records were dropped; raise AVC_COV_SLOTS in '
+              'avc-coverage.patch', file=sys.stderr)
+        rc = 1
+    if not ran:
+        print('coverage: no decision was attributed to a hook; the dumps '
+              'do not match the build?', file=sys.stderr)
+        rc = 1
+    # Optional targets (percent), e.g. COVERAGE_MIN_REACHED=90.
+    for var, got in (('COVERAGE_MIN_REACHED', pr), ('COVERAGE_MIN_BOTH', pb)):
+        want = os.environ.get(var, '')
+        if want and got < float(want):
+            print(f'coverage: {got:.1f}% is below {var}={want}',
+                  file=sys.stderr)
+            rc = 1
+    sys.exit(rc)
 
 
 if __name__ == '__main__':
