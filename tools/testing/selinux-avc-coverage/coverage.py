@@ -470,6 +470,10 @@ def main_report(tree, build, outdir, dumps):
         f'({pct(len(both), len(den)):.1f}%)')
     if total_dropped:
         out(f'WARNING: {total_dropped} records dropped (table full)')
+    out('allows: decisions that granted; denials: -EACCES to the hook; '
+        'permissive: denied by the policy,')
+    out('granted in permissive mode or to a permissive domain.  "(off)": '
+        'the stock version, booted with selinux_avc_pcpu=0.')
     out('')
     hdr = f'{"hook":34} {"function":40} {"allows":>8} {"denials":>8} {"permissive":>10}  note'
     out(hdr)
