@@ -12,7 +12,7 @@ S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kunit \
 	kunit-um kunit-x86_64 kunit-i386 kunit-arm64 sparse configs checkpatch series check test-scripts \
-	bench bench-os paper profile microbench stress window matrix litmus debug mutants mutant-kernel bisect check-cross export clean distclean
+	bench bench-os paper profile microbench stress window matrix coverage litmus debug mutants mutant-kernel bisect check-cross export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y'
@@ -52,6 +52,9 @@ help:
 	@echo '                    SELinux minus lsm=capability, stock and patched (qemu plugin)'
 	@echo '  make microbench   in-kernel avc_has_perm microbenchmark (UML ns, x86_64 instructions)'
 	@echo '  make matrix       decision/audit matrix, stock vs patched vs policy (part of check)'
+	@echo '  make coverage     the matrix on a patched kernel that records each AVC decision'
+	@echo '                    by caller: per SELinux hook, did it run, with an allow, with'
+	@echo '                    a denial; results/coverage.{txt,csv} (not part of check)'
 	@echo '  make stress       multi-CPU reload/check race stress in qemu -smp 2'
 	@echo '  make window       widen stock'"'"'s setenforce window: stress fails on stock, passes with the fix'
 	@echo '  make litmus [HERD7=path]  litmus tests of the series'"'"' orderings under the kernel'"'"'s'
@@ -143,6 +146,9 @@ microbench: tree
 
 matrix: kernel
 	@$(S)/matrix.sh
+
+coverage: tree
+	@$(S)/coverage.sh
 
 stress: kernel-patched
 	@$(S)/stress.sh

@@ -455,6 +455,88 @@ expect_fail "report.py: a row missing without SKIP is still refused" \
 	"missing results: shell" \
 	python3 "$R" "$T/r3" "${skipped[@]:0:3}" patched:selinux:"$T/kps-missing.log"
 
+# make coverage's host side (tools/testing/selinux-avc-coverage/coverage.py)
+# on a made-up tree, build and dump: hooks are found through helpers and,
+# without their own frame, through their security_*() caller; a hook
+# under an unset #ifdef and one that nothing calls are not in the
+# denominator; a hook that never reaches the AVC is not either.
+C=$T/cov
+mkdir -p "$C/tree/security/selinux" "$C/build"
+cat > "$C/tree/security/selinux/hooks.c" <<'EOC'
+static int helper(u32 sid)
+{
+	return avc_has_perm(sid, sid, 1, 1, NULL);
+}
+
+static int selinux_a(int x)
+{
+	return helper(x);
+}
+
+static int selinux_b(int x)
+{
+	return avc_has_perm_noaudit(x, x, 1, 1, 0, NULL);
+}
+
+static int selinux_c(int x)
+{
+	return 0;
+}
+
+static int selinux_d(int x)
+{
+	return helper(x);
+}
+
+static int selinux_e(int x)
+{
+	return helper(x);
+}
+
+static struct security_hook_list selinux_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(a_hook, selinux_a),
+	LSM_HOOK_INIT(b_hook, selinux_b),
+	LSM_HOOK_INIT(c_hook, selinux_c),
+	LSM_HOOK_INIT(d_hook, selinux_d),
+#ifdef CONFIG_FOO
+	LSM_HOOK_INIT(e_hook, selinux_e),
+#endif
+};
+EOC
+for h in a b c d e; do
+	printf 'int security_%s_hook(int x)\n{\n\treturn call_int_hook(%s_hook, x);\n}\n\n' $h $h
+done > "$C/tree/security/security.c"
+printf 'CONFIG_BAR=y\n' > "$C/build/.config"
+printf '%s\n' '0000000000000900 T avc_cov_record' '0000000000001000 T _stext' \
+	'0000000000001100 t helper' '0000000000001200 t selinux_a' '0000000000001300 t selinux_b' \
+	'0000000000001400 t selinux_c' '0000000000001500 t selinux_d' '0000000000002000 T security_a_hook' \
+	'0000000000002100 T security_b_hook' '0000000000002200 T security_d_hook' \
+	'0000000000003000 T do_other' > "$C/build/System.map"
+printf '%s\n' 'do_a security_a_hook' 'do_b security_b_hook' 'security_d_hook security_a_hook' \
+	> "$C/build/calls.txt"
+# Loaded 0x10000 higher than linked, as with KASLR.
+printf '%s\n' 'text 11000 used 4 dropped 0' '3 0 0 10905 11105 11205 12005' \
+	'0 2 0 10905 11105 12005' '1 0 4 10905 11305 12105' '1 1 0 10905 13005' > "$C/cov.dump"
+if python3 "$TOP/tools/testing/selinux-avc-coverage/coverage.py" report "$C/tree" "$C/build" \
+	"$C/out" cov="$C/cov.dump" > "$T/out" 2>&1 &&
+   grep -q 'reach the AVC: 4; of those compiled into the guest: 2$' "$C/out/coverage.txt" &&
+   grep -q 'reached: 2/2 (100.0%); with an allow and a denial: 1/2 (50.0%)' "$C/out/coverage.txt" &&
+   grep -qx 'a_hook,selinux_a,selinux_hooks,1,1,1,3,2,0,cov,' "$C/out/coverage.csv" &&
+   grep -qx 'b_hook,selinux_b,selinux_hooks,1,1,1,1,0,4,cov,no denial (only permissive ones)' "$C/out/coverage.csv" &&
+   grep -qx 'c_hook,selinux_c,selinux_hooks,0,0,0,0,0,0,,nothing in the kernel calls security_c_hook' "$C/out/coverage.csv" &&
+   grep -qx 'd_hook,selinux_d,selinux_hooks,1,0,0,0,0,0,,nothing in the kernel calls security_d_hook' "$C/out/coverage.csv" &&
+   grep -qx 'e_hook,selinux_e,selinux_hooks,1,0,0,0,0,0,,not in the guest config (CONFIG_FOO not set)' "$C/out/coverage.csv" &&
+   grep -q '1/1/0  do_other' "$C/out/coverage.txt"; then
+	ok "coverage.py: hooks, outcomes, the denominator and the reasons"
+else
+	cat "$C/out/coverage.txt" "$C/out/coverage.csv" >> "$T/out" 2>/dev/null
+	fail "coverage.py: hooks, outcomes, the denominator and the reasons"
+fi
+expect_fail "coverage.py: a missing build is reported" "no .*System.map: not a coverage build" \
+	python3 "$TOP/tools/testing/selinux-avc-coverage/coverage.py" report "$C/tree" "$C/nobuild" "$C/out" cov="$C/cov.dump"
+expect_fail "coverage.py: a dump without its header is refused" "no header line" \
+	python3 "$TOP/tools/testing/selinux-avc-coverage/coverage.py" report "$C/tree" "$C/build" "$C/out" cov="$C/build/calls.txt"
+
 # Every mutant in scripts/mutants.txt applies, once, to the series as it
 # is now (make mutants would otherwise stop at the first stale one, long
 # after the edit that made it stale).  Needs the patched tree, which
@@ -477,6 +559,17 @@ if [ -d "$PATCHED/security/selinux" ]; then
 	fi
 else
 	echo "# skipped: mutants apply (no patched tree; make tree builds it)"
+fi
+
+# make coverage's kernel change applies to the series as it is now.
+if [ -d "$PATCHED/security/selinux" ]; then
+	if kgit "$PATCHED" apply --check "$TOP/tools/testing/selinux-avc-coverage/avc-coverage.patch" > "$T/out" 2>&1; then
+		ok "the coverage patch applies to the patched tree"
+	else
+		fail "the coverage patch no longer applies to the patched tree"
+	fi
+else
+	echo "# skipped: coverage patch applies (no patched tree; make tree builds it)"
 fi
 
 echo "$pass passed, $failn failed"
