@@ -32,17 +32,29 @@
 . "$(dirname "$0")/lib.sh"
 lock_build
 
-flavor=${1:-x86_64-guest}
+flavor=${1:-$BA_FRAGMENT}
 KERNELS=${KERNELS:-stock patched patched-off}
 MATRIX_TIMEOUT=${MATRIX_TIMEOUT:-400}
 MATRIX_THRESHOLD=${MATRIX_THRESHOLD-1024}
 case ${MATRIX_THRESHOLD:-1} in ''|*[!0-9]*) die "MATRIX_THRESHOLD must be a number" ;; esac
-QEMU=${QEMU:-qemu-system-x86_64}
+QEMU=${QEMU:-$BA_QEMU}
 MX=$TOP/tools/testing/selinux-avc-matrix
-OUT=$BUILD/matrix
-RESULTS=${RESULTS:-$TOP/results}
+# BENCH_ARCH's guest (make check-cross runs it on arm64): its own
+# directory, the same policy and cases.
+if [ "$BENCH_ARCH" = x86_64 ]; then
+	OUT=$BUILD/matrix
+else
+	OUT=$BUILD/matrix-$BENCH_ARCH
+fi
+export MATRIX_OUT=$OUT
+if [ "$BENCH_ARCH" = x86_64 ]; then
+	RESULTS=${RESULTS:-$TOP/results}
+else
+	RESULTS=${RESULTS:-$TOP/results/$BA_FRAGMENT}
+fi
 
-for t in "$QEMU:qemu-system-x86" python3:python3 base64:coreutils; do
+[ "$BA_INIT" = busybox ] || die "the matrix guest needs busybox, which BENCH_ARCH=$BENCH_ARCH has not"
+for t in "$QEMU:${BA_PACKAGES##* }" python3:python3 base64:coreutils; do
 	command -v "${t%%:*}" >/dev/null ||
 		die "${t%%:*} not found: apt-get install ${t#*:} (or run scripts/deps.sh)"
 done
@@ -63,11 +75,12 @@ boot() {
 	local k=$1 dir=$OUT/$1
 	mkdir -p "$dir"
 	rm -f "$dir/console.log" "$dir/matrix.out"
-	timeout --foreground -k 5 "$MATRIX_TIMEOUT" "$QEMU" -accel tcg \
+	# shellcheck disable=SC2086 # BA_QEMU_ARGS: several arguments
+	timeout --foreground -k 5 "$MATRIX_TIMEOUT" "$QEMU" $BA_QEMU_ARGS -accel tcg \
 		-icount shift=0,sleep=off -rtc base=2025-01-01T00:00:00,clock=vm \
 		-smp 1 -m 512 -nographic -no-reboot \
 		-kernel "$(image "$k")" -initrd "$initrd" \
-		-append "console=ttyS0 quiet log_buf_len=8M audit_backlog_limit=1000000 MATRIX_MODE=matrix${MATRIX_THRESHOLD:+ MATRIX_THRESHOLD=$MATRIX_THRESHOLD}$(cmdline "$k")" \
+		-append "console=$BA_CONSOLE quiet log_buf_len=8M audit_backlog_limit=1000000 MATRIX_MODE=matrix${MATRIX_THRESHOLD:+ MATRIX_THRESHOLD=$MATRIX_THRESHOLD}$(cmdline "$k")" \
 		</dev/null >"$dir/console.log" 2>&1
 }
 

@@ -12,15 +12,20 @@ lock_build
 
 MX=$TOP/tools/testing/selinux-avc-matrix
 BP=$TOP/tools/testing/selinux-avc-bench/policy
-G=$BUILD/matrix/guest
+# BENCH_ARCH's programs and busybox; matrix.sh names the directory
+# (build/matrix for x86_64, build/matrix-<arch> for the others).
+MOUT=${MATRIX_OUT:-$BUILD/matrix}
+G=$MOUT/guest
 root=$G/root
-pol=$BUILD/matrix/policy
-BUSYBOX=${BUSYBOX:-/bin/busybox}
+pol=$MOUT/policy
+BUSYBOX=$(guest_busybox)
 
 need_initramfs_tools
 
 msg "building the matrix programs"
-make -s -C "$TOP/tools/testing/selinux-avc-matrix" OUT="$G/bin" ||
+command -v "$BA_CC" >/dev/null ||
+	die "$BA_CC not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
+make -s -C "$TOP/tools/testing/selinux-avc-matrix" OUT="$G/bin" CC="$BA_CC" ||
 	die "building tools/testing/selinux-avc-matrix failed"
 
 # Class and permission declarations from mdp, via the benchmark's policy
@@ -67,7 +72,11 @@ msg "assembling the matrix initramfs"
 rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,matrix/policy}
 cp "$BUSYBOX" "$root/bin/busybox"
-for a in $("$BUSYBOX" --list); do
+# The applet list from the host's busybox where the guest's cannot run
+# here (the same Debian package, built the same way).
+applets=$("$BUSYBOX" --list 2>/dev/null) || applets=$(/bin/busybox --list) ||
+	die "cannot list busybox's applets: apt-get install busybox-static"
+for a in $applets; do
 	[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
 done
 cp "$G/bin"/{avcmatrix,avcstress,avclabels,exit0,selfcon} "$root/matrix/"
@@ -75,5 +84,5 @@ cp "$MX/objects.conf" "$MX/phases.conf" "$root/matrix/"
 cp "$pol"/*.bin "$root/matrix/policy/"
 cp "$MX/guest/init" "$root/init"
 chmod 755 "$root/init"
-make_initramfs "$root" "$BUILD/matrix/initrd.gz"
-msg "initramfs: ${BUILD#$TOP/}/matrix/initrd.gz ($(du -k "$BUILD/matrix/initrd.gz" | cut -f1) KiB)"
+make_initramfs "$root" "$MOUT/initrd.gz"
+msg "initramfs: ${MOUT#"$TOP"/}/initrd.gz ($(du -k "$MOUT/initrd.gz" | cut -f1) KiB)"

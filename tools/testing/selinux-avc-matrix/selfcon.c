@@ -7,21 +7,48 @@
  * with and without a domain transition, to see the domain the process
  * entered.
  */
+#if defined(__x86_64__)
 #define NR_read		0
 #define NR_write	1
-#define NR_open		2
+#define NR_openat	257
 #define NR_exit_group	231
 
-static long sys3(long nr, long a, long b, long c)
+static long sys4(long nr, long a, long b, long c, long d)
 {
+	register long r10 __asm__("r10") = d;
 	long ret;
 
 	__asm__ volatile("syscall"
 			 : "=a"(ret)
-			 : "a"(nr), "D"(a), "S"(b), "d"(c)
+			 : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10)
 			 : "rcx", "r11", "memory");
 	return ret;
 }
+#elif defined(__aarch64__)
+#define NR_read		63
+#define NR_write	64
+#define NR_openat	56
+#define NR_exit_group	94
+
+static long sys4(long nr, long a, long b, long c, long d)
+{
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+
+	__asm__ volatile("svc #0"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x2), "r"(x3)
+			 : "memory");
+	return x0;
+}
+#else
+#error "selfcon: no system call stub for this architecture"
+#endif
+
+#define AT_FDCWD	-100
 
 static long selfcon(void)
 {
@@ -29,13 +56,13 @@ static long selfcon(void)
 	char buf[256];
 	long fd, n, w;
 
-	fd = sys3(NR_open, (long)path, 0 /* O_RDONLY */, 0);
+	fd = sys4(NR_openat, AT_FDCWD, (long)path, 0 /* O_RDONLY */, 0);
 	if (fd < 0)
 		return -fd;
-	n = sys3(NR_read, fd, (long)buf, sizeof(buf));
+	n = sys4(NR_read, fd, (long)buf, sizeof(buf), 0);
 	if (n < 0)
 		return -n;
-	w = sys3(NR_write, 1, (long)buf, n);
+	w = sys4(NR_write, 1, (long)buf, n, 0);
 	if (w < 0)
 		return -w;
 	return w == n ? 0 : 5 /* EIO */;
@@ -43,7 +70,7 @@ static long selfcon(void)
 
 void _start(void)
 {
-	sys3(NR_exit_group, selfcon(), 0, 0);
+	sys4(NR_exit_group, selfcon(), 0, 0, 0);
 	for (;;)
 		;
 }
