@@ -37,7 +37,7 @@ help:
 	@echo '  make kunit-i386   KUnit suites on a 32-bit x86 kernel, qemu -smp 2'
 	@echo '  make kunit-arm64  KUnit suites on arm64 qemu -smp 2 (cross-built)'
 	@echo '  make check-cross  the tests kept out of check: KUnit on x86_64 and arm64 (-smp 2)'
-	@echo '                    and on SH4 (one CPU)'
+	@echo '                    and on SH4 (one CPU); the decision matrix on arm64'
 	@echo '  make sparse       sparse C=2 on security/selinux, patched vs stock'
 	@echo '  make configs      security/selinux builds with the cache off, its stats off, 16 and 256 slots'
 	@echo '  make checkpatch   checkpatch.pl --strict on the exported series'

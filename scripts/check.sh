@@ -5,7 +5,8 @@
 # step failed.  CHECK_ONLY="step ..." runs a subset.
 # check.sh cross: the steps kept out of make check for its time budget
 # (make check-cross): KUnit under qemu -smp 2 on x86_64 and on arm64,
-# and on SH4 (one CPU, 32-bit: the 2007 paper's CPU family).
+# and on SH4 (one CPU, 32-bit: the 2007 paper's CPU family); the decision
+# matrix on arm64.
 . "$(dirname "$0")/lib.sh"
 lock_build
 
@@ -50,6 +51,11 @@ if [ "${1:-}" = cross ]; then
 	step kunit-x86_64-smp2 "$S/kunit.sh" x86_64
 	step kunit-arm64-smp2 "$S/kunit.sh" arm64
 	step kunit-sh4 "$S/kunit.sh" sh
+	# The decision matrix on arm64: stock, patched and patched-off,
+	# identical and as the policy predicts (results/arm64-guest/).
+	step kernel-stock-arm64 env BENCH_ARCH=arm64 "$S/build.sh" stock
+	step kernel-patched-arm64 env BENCH_ARCH=arm64 "$S/build.sh" patched
+	step matrix-arm64 env BENCH_ARCH=arm64 "$S/matrix.sh"
 	echo "check-cross: $((SECONDS - start_all))s${failed[*]:+, failed: ${failed[*]}}"
 	echo "$pass passed, $failn failed"
 	[ $failn -eq 0 ]
