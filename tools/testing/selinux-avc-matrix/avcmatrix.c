@@ -735,7 +735,8 @@ static void read_targets(int argc, char **argv)
  * there), "hproc" (the target processes: capget, prlimit, setpriority,
  * /proc/PID/attr/current), "htask" (the domain itself: PTRACE_TRACEME,
  * capset, setrlimit, an mmap below mmap_min_addr, lsm_set_self_attr,
- * /proc/self/attr/exec, syslog), "hsock" (AF_UNIX socket pairs, an
+ * /proc/self/attr/exec, syslog, setpgid, a dynamic transition to a
+ * domain that may not fork, then a fork), "hsock" (AF_UNIX socket pairs, an
  * abstract listener, SCM_RIGHTS) and "hperf" (a software perf event).
  */
 #define HK		TOP "/h"
@@ -999,6 +1000,33 @@ static const char *hk_perf(int op)
 	return errname(r);
 }
 
+/* setpgid(0, 0) (a child: not a session leader) */
+static int op_setpgid(long a) { return setpgid(0, 0); }
+
+/*
+ * Enter mh_nofork_t (write /proc/self/attr/current: setcurrent, then
+ * dyntransition), then fork() there: a domain without process fork.
+ */
+static int op_dyn_fork(long a)
+{
+	static const char ctx[] = "system_u:system_r:mh_nofork_t:s0";
+	int fd = open("/proc/self/attr/current", O_WRONLY | O_CLOEXEC);
+	pid_t pid;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, ctx, sizeof(ctx) - 1) != (ssize_t)sizeof(ctx) - 1)
+		return -1;
+	close(fd);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+
 static void hook_cases(void)
 {
 	struct statfs sfs;
@@ -1036,6 +1064,8 @@ static void hook_cases(void)
 	CASE("htask", "self", "setselfattr", res(hk_setselfattr()));
 	CASE("htask", "self", "setexec", hk_procattr_write("exec"));
 	CASE("htask", "self", "syslog", res(klogctl(10, NULL, 0)));	/* SIZE_BUFFER */
+	CASE("htask", "self", "setpgid", in_child(op_setpgid, 0));
+	CASE("htask", "self", "dyn_fork", in_child(op_dyn_fork, 0));
 	CASE("hsock", "self", "sockname", hk_pair(HS_NAME));
 	CASE("hsock", "self", "peername", hk_pair(HS_PEER));
 	CASE("hsock", "self", "getopt", hk_pair(HS_GETOPT));
