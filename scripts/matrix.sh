@@ -21,8 +21,8 @@
 #                            build/out/debian/<name>-FLAVOR (e.g. a mutant)
 #   MATRIX_TIMEOUT=S         seconds before a guest is killed (default 400)
 #   MATRIX_THRESHOLD=N       set /sys/fs/selinux/avc/cache_threshold to N in
-#                            the guest (default 1024: the matrix's cases
-#                            keep up to about 820 AVC nodes, which the kernel's
+#                            the guest (default 2048: the matrix's cases
+#                            keep up to about 1,100 AVC nodes, which the kernel's
 #                            default, 512, would reclaim; empty: the
 #                            kernel's default); a small N makes the AVC
 #                            reclaim nodes during the run, which changes
@@ -35,7 +35,7 @@ lock_build
 flavor=${1:-$BA_FRAGMENT}
 KERNELS=${KERNELS:-stock patched patched-off}
 MATRIX_TIMEOUT=${MATRIX_TIMEOUT:-400}
-MATRIX_THRESHOLD=${MATRIX_THRESHOLD-1024}
+MATRIX_THRESHOLD=${MATRIX_THRESHOLD-2048}
 case ${MATRIX_THRESHOLD:-1} in ''|*[!0-9]*) die "MATRIX_THRESHOLD must be a number" ;; esac
 QEMU=${QEMU:-$BA_QEMU}
 MX=$TOP/tools/testing/selinux-avc-matrix

@@ -72,6 +72,7 @@
 
 #include <dirent.h>
 #include <ftw.h>
+#include <stddef.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -80,10 +81,13 @@
 #include <linux/rtnetlink.h>
 #include <netinet/in.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
@@ -721,6 +725,362 @@ static void read_targets(int argc, char **argv)
 		emit(kind, type, op, (expr));		\
 	} while (0)
 
+/* ------------------------------------------------------------------ */
+/*
+ * Hook cases: one system call (or a short fixed sequence) per SELinux
+ * hook that the cases above do not reach, or not with an enforced
+ * denial.  Kinds (matrix.py HOOK_OPS): "hfs" (objects under HK, made by
+ * hk_fixtures() before every child: a directory, a file, a symbolic link
+ * and a subdirectory of their own types, mount points, two tmpfs mounted
+ * there), "hproc" (the target processes: capget, prlimit, setpriority,
+ * /proc/PID/attr/current), "htask" (the domain itself: PTRACE_TRACEME,
+ * capset, setrlimit, an mmap below mmap_min_addr, lsm_set_self_attr,
+ * /proc/self/attr/exec, syslog, setpgid, a dynamic transition to a
+ * domain that may not fork, then a fork), "hsock" (AF_UNIX socket pairs, an
+ * abstract listener, SCM_RIGHTS) and "hperf" (a software perf event).
+ */
+#define HK		TOP "/h"
+#define HK_ABSTRACT	"avcmatrix-hook"	/* the abstract listener's name */
+
+/* An outcome: "ok" also for ENODATA (a removexattr of a name not set) */
+static const char *hk_res(long r)
+{
+	return r < 0 && errno == ENODATA ? "ok" : res(r);
+}
+
+static int hk_mmap_zero(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	/* below CONFIG_LSM_MMAP_MIN_ADDR (65536), above vm.mmap_min_addr */
+	void *p = mmap((void *)0x8000, pg, PROT_READ,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -1;
+	munmap(p, pg);
+	return 0;
+}
+
+static int op_traceme(long a) { return ptrace(PTRACE_TRACEME, 0, 0, 0); }
+
+static int op_capset(long a)
+{
+	struct { unsigned int version; int pid; } h = { 0x20080522, 0 };	/* v3 */
+	struct { unsigned int eff, perm, inh; } d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		die("capget");
+	return syscall(SYS_capset, &h, d);
+}
+
+/* setrlimit(): lower the hard limit of RLIMIT_NOFILE by one */
+static int op_setrlimit(long a)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		die("getrlimit");
+	rl.rlim_max--;
+	if (rl.rlim_cur > rl.rlim_max)
+		rl.rlim_cur = rl.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+/* lsm_set_self_attr(LSM_ATTR_FSCREATE, SELinux, "") (syscall 460) */
+static long hk_setselfattr(void)
+{
+	struct {
+		unsigned long long id, flags, len, ctx_len;
+		unsigned char ctx[8];
+	} c = { 101, 0, 32 + 1, 1, { 0 } };	/* LSM_ID_SELINUX */
+
+	return syscall(460, 102, &c, sizeof(c), 0);	/* LSM_ATTR_FSCREATE */
+}
+
+/* Write "\n" (no context: nothing changes) to /proc/self/attr/NAME */
+static const char *hk_procattr_write(const char *name)
+{
+	char p[64];
+	int fd, r;
+
+	snprintf(p, sizeof(p), "/proc/self/attr/%s", name);
+	fd = open(p, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errname(errno);
+	r = write(fd, "\n", 1) == 1 ? 0 : errno;
+	close(fd);
+	return errname(r);
+}
+
+static const char *hk_procattr_read(pid_t pid)
+{
+	char p[64], buf[256];
+	int fd, r;
+
+	snprintf(p, sizeof(p), "/proc/%d/attr/current", pid);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errname(errno);
+	r = read(fd, buf, sizeof(buf)) > 0 ? 0 : errno;
+	close(fd);
+	return errname(r);
+}
+
+/* prlimit() of another process: read its RLIMIT_NOFILE, or set it to
+ * the caller's own (the same: every process inherits init's) */
+static const char *hk_prlimit(pid_t pid, int set)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		die("getrlimit");
+	return res(prlimit(pid, RLIMIT_NOFILE, set ? &rl : NULL, set ? NULL : &rl));
+}
+
+static const char *hk_capget(pid_t pid)
+{
+	struct { unsigned int version; int pid; } h = { 0x20080522, pid };
+	struct { unsigned int eff, perm, inh; } d[2];
+
+	return res(syscall(SYS_capget, &h, d));
+}
+
+enum { HS_NAME, HS_PEER, HS_GETOPT, HS_SETOPT, HS_SHUTDOWN, HS_RECV, HS_RIGHTS };
+
+/* An AF_UNIX stream socket pair, then OP on it */
+static const char *hk_pair(int op)
+{
+	union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } cb;
+	struct iovec iov;
+	struct msghdr m;
+	struct sockaddr_un a;
+	socklen_t len = sizeof(a);
+	int s[2], p[2], v = 1, r = 0;
+	char c = 'x';
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s))
+		return errname(errno);
+	switch (op) {
+	case HS_NAME:
+		r = getsockname(s[0], (struct sockaddr *)&a, &len);
+		break;
+	case HS_PEER:
+		r = getpeername(s[0], (struct sockaddr *)&a, &len);
+		break;
+	case HS_GETOPT:
+		len = sizeof(v);
+		r = getsockopt(s[0], SOL_SOCKET, SO_TYPE, &v, &len);
+		break;
+	case HS_SETOPT:
+		r = setsockopt(s[0], SOL_SOCKET, SO_PASSCRED, &v, sizeof(v));
+		break;
+	case HS_SHUTDOWN:
+		r = shutdown(s[0], SHUT_RDWR);
+		break;
+	case HS_RECV:
+		r = send(s[0], &c, 1, 0) == 1 && recv(s[1], &c, 1, 0) == 1 ? 0 : -1;
+		break;
+	case HS_RIGHTS:
+		/* a pipe's read end over SCM_RIGHTS: file_receive */
+		if (pipe2(p, O_CLOEXEC))
+			die("pipe");
+		memset(&m, 0, sizeof(m));
+		memset(&cb, 0, sizeof(cb));
+		iov.iov_base = &c;
+		iov.iov_len = 1;
+		m.msg_iov = &iov;
+		m.msg_iovlen = 1;
+		m.msg_control = cb.b;
+		m.msg_controllen = sizeof(cb.b);
+		cb.h.cmsg_level = SOL_SOCKET;
+		cb.h.cmsg_type = SCM_RIGHTS;
+		cb.h.cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(&cb.h), &p[0], sizeof(int));
+		if (sendmsg(s[0], &m, 0) != 1) {
+			r = -1;
+		} else {
+			memset(&cb, 0, sizeof(cb));
+			m.msg_controllen = sizeof(cb.b);
+			if (recvmsg(s[1], &m, MSG_CMSG_CLOEXEC) != 1) {
+				r = -1;
+			} else if (m.msg_flags & MSG_CTRUNC) {
+				/* the descriptor was refused */
+				errno = EACCES;
+				r = -1;
+			} else if (m.msg_controllen >= CMSG_LEN(sizeof(int))) {
+				memcpy(&v, CMSG_DATA(&cb.h), sizeof(int));
+				close(v);
+			}
+		}
+		close(p[0]);
+		close(p[1]);
+		break;
+	}
+	r = r ? errno : 0;
+	close(s[0]);
+	close(s[1]);
+	return errname(r);
+}
+
+/* An abstract AF_UNIX listener: bind, listen, a client's connect, accept */
+static const char *hk_accept(void)
+{
+	struct sockaddr_un a;
+	socklen_t len = offsetof(struct sockaddr_un, sun_path) + 1 + strlen(HK_ABSTRACT);
+	int l, c = -1, n, r = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.sun_family = AF_UNIX;
+	memcpy(a.sun_path + 1, HK_ABSTRACT, strlen(HK_ABSTRACT));
+	l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (l < 0)
+		return errname(errno);
+	if (bind(l, (struct sockaddr *)&a, len) || listen(l, 1)) {
+		r = errno;
+		goto out;
+	}
+	c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c < 0 || connect(c, (struct sockaddr *)&a, len)) {
+		r = errno;
+		goto out;
+	}
+	n = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+	if (n < 0)
+		r = errno;
+	else
+		close(n);
+out:
+	if (c >= 0)
+		close(c);
+	close(l);
+	return errname(r);
+}
+
+/* A datagram socket pair: a send (unix_may_send) */
+static const char *hk_dgram(void)
+{
+	int s[2], r;
+	char c = 'x';
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, s))
+		return errname(errno);
+	r = send(s[0], &c, 1, 0) == 1 ? 0 : errno;
+	close(s[0]);
+	close(s[1]);
+	return errname(r);
+}
+
+enum { HP_OPEN, HP_READ, HP_IOCTL };
+
+/* A disabled software event of the caller (task clock, user space only),
+ * then a read of it, or an ioctl (PERF_EVENT_IOC_RESET: perf_event write) */
+static const char *hk_perf(int op)
+{
+	struct {
+		unsigned int type, size;
+		unsigned long long config, period, sample_type, read_format, flags;
+		unsigned char pad[128];
+	} attr;
+	unsigned long long v;
+	int fd, r = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = 1;				/* PERF_TYPE_SOFTWARE */
+	attr.size = 128;			/* PERF_ATTR_SIZE_VER8 */
+	attr.config = 1;			/* PERF_COUNT_SW_TASK_CLOCK */
+	attr.flags = 1 | 1 << 5 | 1 << 6;	/* disabled, exclude_kernel, exclude_hv */
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 8 /* FD_CLOEXEC */);
+	if (fd < 0)
+		return errname(errno);
+	if (op == HP_READ)
+		r = read(fd, &v, sizeof(v)) == sizeof(v) ? 0 : errno;
+	else if (op == HP_IOCTL)
+		r = ioctl(fd, _IO('$', 3), 0) ? errno : 0;	/* PERF_EVENT_IOC_RESET */
+	close(fd);
+	return errname(r);
+}
+
+/* setpgid(0, 0) (a child: not a session leader) */
+static int op_setpgid(long a) { return setpgid(0, 0); }
+
+/*
+ * Enter mh_nofork_t (write /proc/self/attr/current: setcurrent, then
+ * dyntransition), then fork() there: a domain without process fork.
+ */
+static int op_dyn_fork(long a)
+{
+	static const char ctx[] = "system_u:system_r:mh_nofork_t:s0";
+	int fd = open("/proc/self/attr/current", O_WRONLY | O_CLOEXEC);
+	pid_t pid;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, ctx, sizeof(ctx) - 1) != (ssize_t)sizeof(ctx) - 1)
+		return -1;
+	close(fd);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+
+static void hook_cases(void)
+{
+	struct statfs sfs;
+	char p[64], buf[256];
+	const char *t;
+	int i;
+
+	CASE("hfs", "hk", "link", res(link(HK "/d/f", HK "/d/l2")));
+	CASE("hfs", "hk", "create", do_open(HK "/d/nf", O_CREAT | O_EXCL | O_WRONLY));
+	CASE("hfs", "hk", "mkdir", res(mkdir(HK "/d/nd", 0755)));
+	CASE("hfs", "hk", "rmdir", res(rmdir(HK "/d/sub")));
+	CASE("hfs", "hk", "readlink", res(readlink(HK "/d/l", buf, sizeof(buf))));
+	CASE("hfs", "hk", "follow", res(stat(HK "/d/l", (struct stat *)buf)));
+	CASE("hfs", "hk", "listxattr", res(llistxattr(HK "/d/l", buf, sizeof(buf))));
+	CASE("hfs", "hk", "rmxattr", hk_res(removexattr(HK "/d/f", "user.hk")));
+	CASE("hfs", "hk", "statfs", res(statfs(HK "/d", &sfs)));
+	CASE("hfs", "hk", "mount", res(mount("hk", HK "/m1", "tmpfs", 0, "")));
+	CASE("hfs", "hk", "mount_ctx", res(mount("hk", HK "/m2", "tmpfs", 0,
+						 "context=system_u:object_r:hmc_t:s0")));
+	CASE("hfs", "hk", "umount", res(umount(HK "/um")));
+	CASE("hfs", "hk", "move_mount", res(syscall(SYS_move_mount, AT_FDCWD, HK "/mv",
+						    AT_FDCWD, HK "/mvto", 0)));
+	for (i = 0; i < cfg.n[K_PROC]; i++) {
+		t = cfg.v[K_PROC][i];
+		CASE("hproc", t, "capget", hk_capget(tpid[i]));
+		CASE("hproc", t, "prlimit_r", hk_prlimit(tpid[i], 0));
+		CASE("hproc", t, "prlimit_w", hk_prlimit(tpid[i], 1));
+		CASE("hproc", t, "setnice", res(setpriority(PRIO_PROCESS, tpid[i], 0)));
+		CASE("hproc", t, "attr", hk_procattr_read(tpid[i]));
+	}
+	CASE("htask", "self", "traceme", in_child(op_traceme, 0));
+	CASE("htask", "self", "capset", in_child(op_capset, 0));
+	CASE("htask", "self", "setrlimit", in_child(op_setrlimit, 0));
+	CASE("htask", "self", "mmap_zero", res(hk_mmap_zero()));
+	CASE("htask", "self", "setselfattr", res(hk_setselfattr()));
+	CASE("htask", "self", "setexec", hk_procattr_write("exec"));
+	CASE("htask", "self", "syslog", res(klogctl(10, NULL, 0)));	/* SIZE_BUFFER */
+	CASE("htask", "self", "setpgid", in_child(op_setpgid, 0));
+	CASE("htask", "self", "dyn_fork", in_child(op_dyn_fork, 0));
+	CASE("hsock", "self", "sockname", hk_pair(HS_NAME));
+	CASE("hsock", "self", "peername", hk_pair(HS_PEER));
+	CASE("hsock", "self", "getopt", hk_pair(HS_GETOPT));
+	CASE("hsock", "self", "setopt", hk_pair(HS_SETOPT));
+	CASE("hsock", "self", "shutdown", hk_pair(HS_SHUTDOWN));
+	CASE("hsock", "self", "recv", hk_pair(HS_RECV));
+	CASE("hsock", "self", "rights", hk_pair(HS_RIGHTS));
+	CASE("hsock", "self", "accept", hk_accept());
+	CASE("hsock", "self", "dgram", hk_dgram());
+	CASE("hperf", "self", "open", hk_perf(HP_OPEN));
+	CASE("hperf", "self", "read", hk_perf(HP_READ));
+	CASE("hperf", "self", "ioctl", hk_perf(HP_IOCTL));
+	(void)p;
+}
+
 static int child(int argc, char **argv)
 {
 	char p[256], q[256], fdobj[256], ctx[256];
@@ -876,6 +1236,7 @@ static int child(int argc, char **argv)
 	CASE("udp", "lo", "send", do_inet(SOCK_DGRAM, IN_SEND));
 	CASE("netlink", "route", "create", do_netlink(0));
 	CASE("netlink", "route", "getlink", do_netlink(1));
+	hook_cases();
 
 	if (write(1, outbuf, outlen) != (ssize_t)outlen)
 		die("write results");
@@ -1457,6 +1818,41 @@ static int collect_audit(int kmsg, int *marks)
 	}
 }
 
+/*
+ * The hook cases' objects (hook_cases()), made again before every child:
+ * HK/d (hd_t) with the file f (hf_t), the symbolic link l -> f (hl_t)
+ * and the directory sub (hs_t); the mount points m1, m2, um, mv, mvto
+ * (hm_t), with a tmpfs on um (context hum_t: umount) and one on mv
+ * (context hmv_t: move_mount to mvto).  What a child mounted is detached.
+ */
+static void hk_fixtures(void)
+{
+	static const char *const mnt[] = { "m1", "m2", "um", "mv", "mvto" };
+	char p[64];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(mnt) / sizeof(mnt[0]); i++) {
+		snprintf(p, sizeof(p), HK "/%s", mnt[i]);
+		while (!umount2(p, MNT_DETACH))
+			;
+	}
+	rm_rf(HK);
+	mkdir_l(HK, "mwork_t");
+	mkdir_l(HK "/d", "hd_t");
+	mkfile(HK "/d/f", "hf_t", NULL);
+	if (symlink("f", HK "/d/l"))
+		die("symlink");
+	label(HK "/d/l", "hl_t");
+	mkdir_l(HK "/d/sub", "hs_t");
+	for (i = 0; i < sizeof(mnt) / sizeof(mnt[0]); i++) {
+		snprintf(p, sizeof(p), HK "/%s", mnt[i]);
+		mkdir_l(p, "hm_t");
+	}
+	if (mount("hk", HK "/um", "tmpfs", 0, "context=system_u:object_r:hum_t:s0") ||
+	    mount("hk", HK "/mv", "tmpfs", 0, "context=system_u:object_r:hmv_t:s0"))
+		die("mount tmpfs on " HK);
+}
+
 static int run(const char *phase, const char *outpath)
 {
 	int kmsg, pfd[2], i, d, dom, tail, status, problems = 0, total = 0;
@@ -1530,6 +1926,7 @@ static int run(const char *phase, const char *outpath)
 				die("pipe");
 			pfd[0] = hi(pfd[0]);
 			pfd[1] = hi(pfd[1]);
+			hk_fixtures();
 			pid = spawn_in(cfg.v[K_DOMAIN][dom], argv, pfd[1]);
 			close(pfd[1]);
 			len = 0;

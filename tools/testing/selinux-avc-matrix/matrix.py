@@ -327,6 +327,8 @@ class Policy:
 # predicted too.
 def steps(kind, op, T, N=None, FS=None, ISID=None):
     d = 'EACCES'
+    if kind in HOOK_OPS:
+        return hook_steps(kind, op, T, FS, ISID)
 
     def created(cls, perms='create'):
         # may_create(): the directory, create on the computed label, and
@@ -573,6 +575,156 @@ KCLASS = {'file': 'file', 'dir': 'dir', 'fifo': 'fifo_file',
           'sock': 'sock_file'}
 
 
+# ---------------------------------------------------------------- hook cases
+
+# avcmatrix.c hook_cases(): the SELinux hooks the cases above do not reach
+# (or not with an enforced denial), one system call each.  Their objects
+# have types of their own (policy/hooks.te), made by hk_fixtures() under
+# /tmp/m/h before every child and never relabelled: a directory hd_t, in
+# it the file f (hf_t), the symbolic link l -> f (hl_t) and the directory
+# sub (hs_t); mount points hm_t, two of them with a tmpfs mounted with
+# context= hum_t (umount) and hmv_t (move_mount's source).  Every check
+# is one avc_has_perm() call, in the kernel's order: their audit records
+# are predicted too.  The path walk's search on hd_t and the other
+# checks every domain passes are listed where the kernel makes them.
+HOOK_OPS = {
+    'hfs': 'link create mkdir rmdir readlink follow listxattr rmxattr statfs '
+           'mount mount_ctx umount move_mount'.split(),
+    'hproc': 'capget prlimit_r prlimit_w setnice attr'.split(),
+    'htask': 'traceme capset setrlimit mmap_zero setselfattr setexec syslog setpgid '
+             'dyn_fork'.split(),
+    'hsock': 'sockname peername getopt setopt shutdown recv rights accept dgram'.split(),
+    'hperf': 'open read ioctl'.split(),
+}
+OPS.update(HOOK_OPS)
+# hproc runs on the target processes (objects.conf "proc"); the others
+# have one fixed type
+HOOK_FIXED = (('hfs', 'hk'), ('htask', 'self'), ('hsock', 'self'), ('hperf', 'self'))
+FIXED_KINDS += HOOK_FIXED
+AUDIT_STEPS |= {(k, op) for k in HOOK_OPS for op in HOOK_OPS[k]}
+
+
+def hook_steps(kind, op, T, FS, ISID):
+    d = 'EACCES'
+    hd = [(d, [('hd_t', 'dir', 'search')])]        # the path walk into HK/d
+    if kind == 'hfs':
+        dw = hd + [(d, [('hd_t', 'dir', 'search write')])]     # inode_permission(dir, W|X)
+        sys_admin = ('EPERM', [('self', 'capability', 'sys_admin')])
+        return {
+            # do_linkat(): may_linkat() (fs.protected_hardlinks: read
+            # write on the source), vfs_link(): may_create(), then
+            # selinux_inode_link(): may_link()
+            'link': (hd + [(d, [('hf_t', 'file', 'read write')]), (d, [('hd_t', 'dir', 'search write')]),
+                           (d, [('hd_t', 'dir', 'search add_name'), ('hf_t', 'file', 'link')])], 'ok'),
+            # may_o_create(), selinux_inode_create(): may_create() (the
+            # new file gets the directory's type), then selinux_file_open()
+            'create': (dw + [(d, [('hd_t', 'dir', 'search add_name'), ('hd_t', 'file', 'create'),
+                                  (FS, 'filesystem', 'associate', 'hd_t')]),
+                             (d, [('hd_t', 'file', 'write open')])], 'ok'),
+            'mkdir': (dw + [(d, [('hd_t', 'dir', 'search add_name'), ('hd_t', 'dir', 'create'),
+                                 (FS, 'filesystem', 'associate', 'hd_t')])], 'ok'),
+            # may_delete(), then selinux_inode_rmdir(): may_link()
+            'rmdir': (dw + [(d, [('hd_t', 'dir', 'search remove_name'), ('hs_t', 'dir', 'rmdir')])], 'ok'),
+            'readlink': (hd + [(d, [('hl_t', 'lnk_file', 'read')])], 'ok'),
+            # stat() through the link: follow_link, then f's getattr
+            'follow': (hd + [(d, [('hl_t', 'lnk_file', 'read')]), (d, [('hd_t', 'dir', 'search')]),
+                             (d, [('hf_t', 'file', 'getattr')])], 'ok'),
+            'listxattr': (hd + [(d, [('hl_t', 'lnk_file', 'getattr')])], 'ok'),
+            # user.hk: xattr_permission() (write), then setattr (ENODATA: ok)
+            'rmxattr': (hd + [(d, [('hf_t', 'file', 'write')]), (d, [('hf_t', 'file', 'setattr')])], 'ok'),
+            'statfs': ([(d, [(FS, 'filesystem', 'getattr')])], 'ok'),
+            # path_mount(): sb_mount (mounton) before may_mount()
+            # (sys_admin); vfs_get_tree(): sb_set_mnt_opts (context=:
+            # relabelfrom the fs_use type, relabelto the context); then
+            # sb_kern_mount (mount on the superblock's label)
+            'mount': ([(d, [('hm_t', 'dir', 'mounton')]), sys_admin,
+                       (d, [(FS, 'filesystem', 'mount')])], 'ok'),
+            'mount_ctx': ([(d, [('hm_t', 'dir', 'mounton')]), sys_admin,
+                           (d, [(FS, 'filesystem', 'relabelfrom'), ('hmc_t', 'filesystem', 'relabelto')]),
+                           # the root inode takes the context:
+                           # may_context_mount_inode_relabel()
+                           (d, [('hmc_t', 'filesystem', 'relabelfrom'),
+                                ('self', 'filesystem', 'associate', 'hmc_t')]),
+                           (d, [('hmc_t', 'filesystem', 'mount')])], 'ok'),
+            'umount': ([sys_admin, (d, [('hum_t', 'filesystem', 'unmount')])], 'ok'),
+            'move_mount': ([sys_admin, (d, [('hm_t', 'dir', 'mounton')])], 'ok'),
+        }[op]
+    if kind == 'hproc':
+        return {
+            'capget': ([(d, [(T, 'process', 'getcap')])], 'ok'),
+            'prlimit_r': ([(d, [(T, 'process', 'getrlimit')])], 'ok'),
+            # the same limits: task_setrlimit has nothing to check
+            'prlimit_w': ([(d, [(T, 'process', 'setrlimit')])], 'ok'),
+            'setnice': ([(d, [(T, 'process', 'setsched')])], 'ok'),
+            # /proc/PID/attr/current: the walk (search on the target's
+            # /proc/PID and attr), open (read, then read open), the
+            # open's ptrace read check (PTRACE_MODE_READ: file read on the
+            # target), then the read: getprocattr (getattr)
+            'attr': ([(d, [(T, 'dir', 'search')]), (d, [(T, 'dir', 'search')]),
+                      (d, [(T, 'file', 'read')]), (d, [(T, 'file', 'read open')]),
+                      (d, [(T, 'file', 'read')]), (d, [(T, 'process', 'getattr')])], 'ok'),
+        }[op]
+    if kind == 'htask':
+        return {
+            'traceme': ([(d, [('self', 'process', 'ptrace')])], 'ok'),
+            'capset': ([(d, [('self', 'process', 'setcap')])], 'ok'),
+            'setrlimit': ([(d, [('self', 'process', 'setrlimit')])], 'ok'),
+            'mmap_zero': ([(d, [('self', 'memprotect', 'mmap_zero')])], 'ok'),
+            'setselfattr': ([(d, [('self', 'process', 'setfscreate')])], 'ok'),
+            # open for writing (inode_permission write, file_open write
+            # open), then the write: setprocattr (setexec)
+            'setexec': ([(d, [('self', 'file', 'write')]), (d, [('self', 'file', 'write open')]),
+                         (d, [('self', 'process', 'setexec')])], 'ok'),
+            'syslog': ([(d, [(ISID['kernel'], 'system', 'syslog_read')])], 'ok'),
+            'setpgid': ([(d, [('self', 'process', 'setpgid')])], 'ok'),
+            # /proc/self/attr/current: open for writing, setcurrent, the
+            # dynamic transition to mh_nofork_t; there fork() (task_alloc)
+            'dyn_fork': ([(d, [('self', 'file', 'write')]), (d, [('self', 'file', 'write open')]),
+                          (d, [('self', 'process', 'setcurrent')]),
+                          (d, [('mh_nofork_t', 'process', 'dyntransition')]),
+                          (d, [('self', 'process', 'fork', 'mh_nofork_t')])], 'ok'),
+        }[op]
+    if kind == 'hsock':
+        us, ud = 'unix_stream_socket', 'unix_dgram_socket'
+        pair = [(d, [('self', us, 'create')])]
+        return {
+            'sockname': (pair + [(d, [('self', us, 'getattr')])], 'ok'),
+            'peername': (pair + [(d, [('self', us, 'getattr')])], 'ok'),
+            'getopt': (pair + [(d, [('self', us, 'getopt')])], 'ok'),
+            'setopt': (pair + [(d, [('self', us, 'setopt')])], 'ok'),
+            'shutdown': (pair + [(d, [('self', us, 'shutdown')])], 'ok'),
+            'recv': (pair + [(d, [('self', us, 'write')]), (d, [('self', us, 'read')])], 'ok'),
+            # a pipe's read end over SCM_RIGHTS: refused by file_receive
+            # (read on the pipe), the message arrives with MSG_CTRUNC
+            'rights': (pair + [(d, [('self', us, 'write')]), (d, [('self', us, 'read')]),
+                               (d, [('self', 'fifo_file', 'read')])], 'ok'),
+            # listener: create, bind, listen; client: create, connect,
+            # unix_stream_connect (connectto on the listener); accept
+            'accept': (pair + [(d, [('self', us, 'bind')]), (d, [('self', us, 'listen')]),
+                               (d, [('self', us, 'connect')]), (d, [('self', us, 'connectto')]),
+                               (d, [('self', us, 'accept')])], 'ok'),
+            # sendmsg (write), then unix_may_send (sendto on the peer)
+            'dgram': ([(d, [('self', ud, 'create')]), (d, [('self', ud, 'write')]),
+                       (d, [('self', ud, 'sendto')])], 'ok'),
+        }[op]
+    if kind == 'hperf':
+        # the open check, then perf_check_permission()'s perfmon_capable()
+        # (every domain has perfmon: its answer would not decide)
+        opened = [(d, [('self', 'perf_event', 'open')]), (d, [('self', 'capability2', 'perfmon')])]
+        return {
+            'open': (opened, 'ok'),
+            'read': (opened + [(d, [('self', 'perf_event', 'read')])], 'ok'),
+            'ioctl': (opened + [(d, [('self', 'perf_event', 'write')])], 'ok'),
+        }[op]
+    raise KeyError(kind)
+
+
+def hook_cases(objs, dom):
+    for T in objs['proc']:
+        for op in HOOK_OPS['hproc']:
+            yield dom, 'hproc', T, op
+
+
 def read_objects(path):
     """-> {kind: [types]}; objs['relabel']: [(map, type, new type)]"""
     objs = defaultdict(list)
@@ -634,6 +786,7 @@ def cases(objs):
         for kind, T in FIXED_KINDS:
             for op in OPS[kind]:
                 yield dom, kind, T, op
+        yield from hook_cases(objs, dom)
 
 
 def computed(pol, tt, named, dom, kind, op, T):
@@ -763,6 +916,26 @@ def step_audit(av, dom, stp):
             tgt = {'self': S, 'caller': dom}.get(tgt, tgt)
             denied, rec = avc_check(av, S, tgt, cls, perms, subj[1] if len(subj) > 1 else None)
             if fail != 'revoked':
+                out += [(kind, p, tgt, cls) for kind, p in rec]
+            if denied:
+                return out
+    return out
+
+
+# Records whose subject is not a matrix domain are not a case's (the
+# guest files them as "other"; compared across kernels, not predicted):
+# dyn_fork's fork() in mh_nofork_t.  step_audit() with that one exception.
+UNATTRIBUTED = {'mh_nofork_t'}
+
+
+def step_audit(av, dom, stp):
+    out = []
+    for fail, checks in stp:
+        for tgt, cls, perms, *subj in checks:
+            S = dom if not subj or subj[0] == 'caller' else subj[0]
+            tgt = {'self': S, 'caller': dom}.get(tgt, tgt)
+            denied, rec = avc_check(av, S, tgt, cls, perms, subj[1] if len(subj) > 1 else None)
+            if fail != 'revoked' and S not in UNATTRIBUTED:
                 out += [(kind, p, tgt, cls) for kind, p in rec]
             if denied:
                 return out
