@@ -61,8 +61,10 @@ step series-git-am series_am
 step checkpatch "$S/checkpatch.sh"
 step test-scripts "$S/test-scripts.sh"
 step kunit-um "$S/kunit.sh" um
-step kernel-stock "$S/build.sh" stock
-step kernel-patched "$S/build.sh" patched
+# The guest kernels of every step below: the matrix's flavor (the
+# benchmark guest plus configs/matrix.config), so two kernel builds.
+step kernel-stock "$S/build.sh" stock "$MATRIX_FLAVOR"
+step kernel-patched "$S/build.sh" patched "$MATRIX_FLAVOR"
 step unprivileged "$S/unprivileged.sh"
 step sparse "$S/sparse.sh"
 step configs "$S/configs.sh"
