@@ -23,7 +23,7 @@
 #   MATRIX_TIMEOUT=S         seconds before a guest is killed (default 600)
 #   MATRIX_THRESHOLD=N       set /sys/fs/selinux/avc/cache_threshold to N in
 #                            the guest (default 2048: the matrix's cases
-#                            keep up to about 820 AVC nodes, which the kernel's
+#                            keep up to about 1,130 AVC nodes, which the kernel's
 #                            default, 512, would reclaim; empty: the
 #                            kernel's default); a small N makes the AVC
 #                            reclaim nodes during the run, which changes
