@@ -10,7 +10,7 @@ export KSRC JOBS CI BENCH_ARCH
 
 S := scripts
 
-.PHONY: help deps source tree apply kernel kernel-stock kernel-patched kunit \
+.PHONY: help deps source tree apply kernel kernel-stock kernel-patched kernel-matrix kunit \
 	kunit-um kunit-x86_64 kunit-i386 kunit-arm64 sparse configs checkpatch series check test-scripts \
 	bench bench-os paper profile microbench stress window matrix coverage litmus debug mutants mutant-kernel bisect check-cross export clean distclean
 
@@ -33,6 +33,8 @@ help:
 	@echo '  make source       unpack the kernel source into build/src/<id>/pristine (git, tag avc-base)'
 	@echo '  make tree         pristine + series -> build/src/<id>/patched (branch avc-pcpu)'
 	@echo '  make kernel       x86_64 guest kernels, stock and patched, in build/out/<id>/'
+	@echo '  make kernel-matrix  the same with configs/matrix.config (SysV IPC, POSIX'
+	@echo '                    message queues, keys): the kernels of matrix and check'
 	@echo '  make kunit        KUnit suites on UML and on x86_64 qemu -smp 2'
 	@echo '  make kunit-i386   KUnit suites on a 32-bit x86 kernel, qemu -smp 2'
 	@echo '  make kunit-arm64  KUnit suites on arm64 qemu -smp 2 (cross-built)'
@@ -93,6 +95,12 @@ kernel-patched: tree
 
 kernel: kernel-stock kernel-patched
 
+# The matrix's guest kernels (x86_64-guest+matrix, MATRIX_FLAVOR in
+# scripts/lib.sh): the ones make check builds and its steps use.
+kernel-matrix: source tree
+	@$(S)/build.sh stock x86_64-guest+matrix
+	@$(S)/build.sh patched x86_64-guest+matrix
+
 kunit-um: tree
 	@$(S)/kunit.sh um
 
@@ -108,10 +116,10 @@ kunit-arm64: tree
 
 kunit: kunit-um kunit-x86_64 kunit-i386
 
-sparse: kernel
+sparse: kernel-matrix
 	@$(S)/sparse.sh
 
-configs: kernel-patched
+configs: kernel-matrix
 	@$(S)/configs.sh
 
 series: tree
@@ -144,7 +152,7 @@ profile: kernel
 microbench: tree
 	@$(S)/microbench.sh um x86_64
 
-matrix: kernel
+matrix: kernel-matrix
 	@$(S)/matrix.sh
 
 coverage: tree
@@ -165,10 +173,10 @@ debug: tree
 mutants: tree
 	@$(S)/mutants.sh $(MUTANT)
 
-mutant-kernel: kernel
+mutant-kernel: kernel-matrix
 	@$(S)/mutant-kernel.sh $(MUTANT)
 
-bisect: kernel
+bisect: kernel-matrix
 	@$(S)/bisect.sh
 
 export:

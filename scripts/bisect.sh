@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Bisectability: every commit of the series must build security/selinux
-# without a warning, in the x86_64 guest configuration with the KUnit suite
+# without a warning, in the x86_64 guest configuration (the matrix's,
+# x86_64-guest+matrix, which make check builds) with the KUnit suite
 # (and its microbenchmark) built in, so one build per commit compiles both
 # the code and its tests.  The UML configuration is built at the series'
 # head by kunit-um, the cache-off and other configurations by configs.sh.
@@ -14,8 +15,8 @@ base=$(kgit "$PRISTINE" rev-parse "$BASE_TAG")
 commits=$(kgit "$PATCHED" rev-list --reverse "$base..HEAD")
 wt=$SRCDIR/bisect
 scratch_worktree "$wt" "$base"
-from=$OUTDIR/patched-x86_64-guest
-[ -f "$from/.config" ] || die "no $from/.config: run 'make kernel' first"
+from=$OUTDIR/patched-$MATRIX_FLAVOR
+[ -f "$from/.config" ] || die "no $from/.config: run 'make kernel-matrix' first"
 out=$OUTDIR/bisect-x86_64
 mkdir -p "$out" "$BUILD/logs"
 fail=0 n=0 total=$(echo "$commits" | wc -w)

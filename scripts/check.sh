@@ -53,8 +53,8 @@ if [ "${1:-}" = cross ]; then
 	step kunit-sh4 "$S/kunit.sh" sh
 	# The decision matrix on arm64: stock, patched and patched-off,
 	# identical and as the policy predicts (results/arm64-guest/).
-	step kernel-stock-arm64 env BENCH_ARCH=arm64 "$S/build.sh" stock
-	step kernel-patched-arm64 env BENCH_ARCH=arm64 "$S/build.sh" patched
+	step kernel-stock-arm64 env BENCH_ARCH=arm64 "$S/build.sh" stock arm64-guest+matrix
+	step kernel-patched-arm64 env BENCH_ARCH=arm64 "$S/build.sh" patched arm64-guest+matrix
 	step matrix-arm64 env BENCH_ARCH=arm64 "$S/matrix.sh"
 	echo "check-cross: $((SECONDS - start_all))s${failed[*]:+, failed: ${failed[*]}}"
 	echo "$pass passed, $failn failed"
@@ -69,8 +69,10 @@ step series-git-am series_am
 step checkpatch "$S/checkpatch.sh"
 step test-scripts "$S/test-scripts.sh"
 step kunit-um "$S/kunit.sh" um
-step kernel-stock "$S/build.sh" stock
-step kernel-patched "$S/build.sh" patched
+# The guest kernels of every step below: the matrix's flavor (the
+# benchmark guest plus configs/matrix.config), so two kernel builds.
+step kernel-stock "$S/build.sh" stock "$MATRIX_FLAVOR"
+step kernel-patched "$S/build.sh" patched "$MATRIX_FLAVOR"
 step unprivileged "$S/unprivileged.sh"
 step sparse "$S/sparse.sh"
 step configs "$S/configs.sh"

@@ -9,15 +9,16 @@
 # KUNIT=y and are left out, which the build must survive), and Debian's own
 # 6.12 configuration (linux-config-6.12, amd64), where the series' options
 # take their defaults.  Each starts from the patched guest kernel's
-# .config (Debian's for the last), in an out-of-tree directory of its own,
+# .config (the matrix's guest, x86_64-guest+matrix, the kernel make check
+# builds; Debian's for the last), in an out-of-tree directory of its own,
 # and builds only security/selinux (about a minute each, the first time;
 # Debian's a few, for its larger prepare step).
 . "$(dirname "$0")/lib.sh"
 lock_build
 
 need_tree
-from=$OUTDIR/patched-x86_64-guest/.config
-[ -f "$from" ] || die "no $from: run 'make kernel-patched' first"
+from=$OUTDIR/patched-$MATRIX_FLAVOR/.config
+[ -f "$from" ] || die "no $from: run 'make kernel-matrix' first"
 debian=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 [ -f "$debian" ] || die "no $debian: apt-get install linux-config-6.12 (or run scripts/deps.sh)"
 mkdir -p "$BUILD/logs"

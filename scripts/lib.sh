@@ -41,6 +41,11 @@ BA_MEM=512
 BA_INIT=busybox
 # shellcheck source=../configs/arch/x86_64.conf
 . "$TOP/configs/arch/$BENCH_ARCH.conf"
+# The decision matrix's guest kernels (make matrix, make check): the
+# benchmark guest plus configs/matrix.config (SysV IPC, POSIX message
+# queues, keys), so that the benchmark guest stays as it is.  make check
+# builds and uses only this flavor; make check-cross its arm64 twin.
+MATRIX_FLAVOR=$BA_FRAGMENT+matrix
 # The benchmark guest's programs and initramfs (the policy is shared).
 if [ "$BENCH_ARCH" = x86_64 ]; then
 	GUEST_DIR=$BUILD/guest
@@ -334,26 +339,27 @@ make_initramfs() {
 	mv "$out.tmp" "$out"
 }
 
-# mutant_image VARIANT SPEC NAME IMG: build the x86_64 guest kernel of
-# VARIANT (stock or patched) with change NAME of SPEC applied by
-# scripts/mutate.py, copy its bzImage to IMG, then put the tree back and
-# rebuild it, so the tree and its build directory end as they were.
+# mutant_image VARIANT SPEC NAME IMG [FLAVOR]: build the x86_64 guest
+# kernel of VARIANT (stock or patched; FLAVOR, default x86_64-guest) with
+# change NAME of SPEC applied by scripts/mutate.py, copy its bzImage to
+# IMG, then put the tree back and rebuild it, so the tree and its build
+# directory end as they were.
 mutant_image() {
-	local variant=$1 spec=$2 name=$3 img=$4 tree=$PRISTINE rc=0
+	local variant=$1 spec=$2 name=$3 img=$4 flavor=${5:-x86_64-guest} tree=$PRISTINE rc=0
 	[ "$variant" = patched ] && tree=$PATCHED
 	[ "$variant" = stockfix ] && tree=$STOCKFIX
-	[ -f "$OUTDIR/$variant-x86_64-guest/arch/x86/boot/bzImage" ] ||
-		die "build the $variant kernel first (make kernel)"
+	[ -f "$OUTDIR/$variant-$flavor/arch/x86/boot/bzImage" ] ||
+		die "build the $variant kernel first (scripts/build.sh $variant $flavor)"
 	[ -z "$(kgit "$tree" status --porcelain --untracked-files=no)" ] ||
 		die "$tree has uncommitted changes"
 	# shellcheck disable=SC2064
 	trap "kgit '$tree' checkout -q -- security/selinux" EXIT
 	python3 "$TOP/scripts/mutate.py" "$spec" "$tree" "$name" || rc=1
-	[ $rc -ne 0 ] || { "$TOP/scripts/build.sh" "$variant" &&
-		cp "$OUTDIR/$variant-x86_64-guest/arch/x86/boot/bzImage" "$img"; } || rc=2
+	[ $rc -ne 0 ] || { "$TOP/scripts/build.sh" "$variant" "$flavor" &&
+		cp "$OUTDIR/$variant-$flavor/arch/x86/boot/bzImage" "$img"; } || rc=2
 	kgit "$tree" checkout -q -- security/selinux
 	trap - EXIT
-	"$TOP/scripts/build.sh" "$variant" >/dev/null 2>&1 || warn "rebuild of the $variant kernel failed"
+	"$TOP/scripts/build.sh" "$variant" "$flavor" >/dev/null 2>&1 || warn "rebuild of the $variant kernel failed"
 	[ $rc -ne 1 ] || die "$name does not apply to the $variant tree; update ${spec#"$TOP"/}"
 	[ $rc -eq 0 ] || die "the $variant kernel with $name did not build"
 }

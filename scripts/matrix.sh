@@ -10,7 +10,8 @@
 # changes and setenforce, each label against the uncached answer of
 # /sys/fs/selinux/create.  Any difference fails.
 #
-# Usage: matrix.sh [FLAVOR]      (default x86_64-guest)
+# Usage: matrix.sh [FLAVOR]      (default x86_64-guest+matrix: the benchmark
+#                                guest plus configs/matrix.config)
 # Environment:
 #   KERNELS="stock patched patched-off"
 #                            kernels to run (the first is the reference);
@@ -19,10 +20,10 @@
 #                            paths off: the stock hooks it registers then)
 #   KERNEL_<name>=bzImage    use this image for kernel <name> instead of
 #                            build/out/debian/<name>-FLAVOR (e.g. a mutant)
-#   MATRIX_TIMEOUT=S         seconds before a guest is killed (default 400)
+#   MATRIX_TIMEOUT=S         seconds before a guest is killed (default 600)
 #   MATRIX_THRESHOLD=N       set /sys/fs/selinux/avc/cache_threshold to N in
 #                            the guest (default 2048: the matrix's cases
-#                            keep up to about 1,100 AVC nodes, which the kernel's
+#                            keep up to about 1,130 AVC nodes, which the kernel's
 #                            default, 512, would reclaim; empty: the
 #                            kernel's default); a small N makes the AVC
 #                            reclaim nodes during the run, which changes
@@ -32,9 +33,9 @@
 . "$(dirname "$0")/lib.sh"
 lock_build
 
-flavor=${1:-$BA_FRAGMENT}
+flavor=${1:-$MATRIX_FLAVOR}
 KERNELS=${KERNELS:-stock patched patched-off}
-MATRIX_TIMEOUT=${MATRIX_TIMEOUT:-400}
+MATRIX_TIMEOUT=${MATRIX_TIMEOUT:-600}
 MATRIX_THRESHOLD=${MATRIX_THRESHOLD-2048}
 case ${MATRIX_THRESHOLD:-1} in ''|*[!0-9]*) die "MATRIX_THRESHOLD must be a number" ;; esac
 QEMU=${QEMU:-$BA_QEMU}

@@ -4,8 +4,9 @@
 # and check that the whole-system tests catch it: the decision matrix
 # (stock vs mutant) and, with WITH_STRESS=1, the race stress must fail.
 # MUTANT_KERNEL_TOOLS="matrix stress" picks the tools (scripts/mutants.sh).
-# The mutation is made in the patched tree and built incrementally in its
-# build directory; both are restored (and rebuilt) afterwards.
+# The mutation is made in the patched tree and built incrementally in the
+# build directory of the matrix's guest (scripts/build.sh patched
+# x86_64-guest+matrix); both are restored (and rebuilt) afterwards.
 # Usage: mutant-kernel.sh [NAME]   (default no-reset-invalidate)
 . "$(dirname "$0")/lib.sh"
 lock_build
@@ -13,7 +14,7 @@ lock_build
 need_tree
 name=${1:-no-reset-invalidate}
 img=$OUTDIR/mutant-$name.bzImage
-mutant_image patched "$TOP/scripts/mutants.txt" "$name" "$img"
+mutant_image patched "$TOP/scripts/mutants.txt" "$name" "$img" "$MATRIX_FLAVOR"
 
 tools=${MUTANT_KERNEL_TOOLS:-matrix${WITH_STRESS:+ stress}}
 rc=0

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # sparse (C=2) on security/selinux in the stock and the patched guest kernel
 # builds; fails if the patched tree has any report stock does not have.
+# Usage: sparse.sh [FLAVOR]   (default x86_64-guest+matrix, the kernels
+# make check builds)
 . "$(dirname "$0")/lib.sh"
 lock_build
 
@@ -14,9 +16,9 @@ norm() {
 		sed -E -e "s|$PRISTINE/||; s|$PATCHED/||" -e 's/:[0-9]+:[0-9]+:/:/' | sort
 }
 for v in stock patched; do
-	out=$OUTDIR/$v-x86_64-guest
+	out=$OUTDIR/$v-${1:-$MATRIX_FLAVOR}
 	src=$PRISTINE; [ $v = patched ] && src=$PATCHED
-	[ -f "$out/.config" ] || die "no $v build in $out: run 'make kernel'"
+	[ -f "$out/.config" ] || die "no $v build in $out: run 'make kernel-matrix'"
 	msg "sparse on $v security/selinux"
 	make -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" C=2 \
 		security/selinux/ >"$BUILD/logs/sparse-$v.raw" 2>&1 ||

@@ -9,7 +9,8 @@
 # Run as root (CI), it drops to uid/gid UNPRIV_UID with setpriv; either way
 # it works on a copy of the files it needs in a temporary directory that
 # user owns, with HOME, TMPDIR and CCACHE_DIR in there too.
-# Usage: unprivileged.sh [FLAVOR]      (default x86_64-guest)
+# Usage: unprivileged.sh [FLAVOR]      (default x86_64-guest+matrix, the
+#                                      kernel make check builds)
 # Environment:
 #   UNPRIV_UID=N        the user to run as when started as root (65534)
 #   UNPRIV_TIMEOUT=S    seconds before the guest is killed (default 300)
@@ -55,7 +56,7 @@ if [ "${1:-}" = --as-user ]; then
 fi
 
 lock_build
-flavor=${1:-x86_64-guest}
+flavor=${1:-$MATRIX_FLAVOR}
 need_guest_images "$flavor" patched
 img=$(guest_image patched "$flavor")
 for f in usr/gen_init_cpio.c scripts/selinux/mdp/mdp.c include security/selinux/include; do

@@ -77,15 +77,22 @@
 #include <sched.h>
 #include <signal.h>
 #include <time.h>
+#include <linux/keyctl.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <netinet/in.h>
+#include <mqueue.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/ipc.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/msg.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -106,9 +113,11 @@
 #define SELF		"/matrix/avcmatrix"
 #define FD_R(i)		(10 + 2 * (i))
 #define FD_W(i)		(11 + 2 * (i))
+#define FD_A(i)		(30 + (i))	/* O_WRONLY | O_APPEND */
 #define FD_P(j)		(44 + (j))
 #define FD_LR		60	/* the label pipe of the prog cases */
 #define FD_LW		61
+#define FD_Q(j)		(62 + (j))	/* an mq type's queue, O_RDONLY */
 #define MAXCASES	4096
 #define MAXREC		1024
 /* Loopback: the parent's TCP listener and UDP receiver, and the ports the
@@ -118,10 +127,29 @@
 #define PORT_UDP	5001
 #define PORT_HI		61000
 #define PORT_LO		80
+/*
+ * SysV IPC keys: ipc type i owns a message queue, a semaphore set and a
+ * shared memory segment with keys IPC_KEY(i) + 0, 1, 2; the sysv cases
+ * create their own with IPC_KEY_NEW + 0, 1, 2.  POSIX message queues: mq
+ * type T is the queue "/T" (and "/T.u" for the unlink case), created by
+ * the parent on the mqueue filesystem mounted at MQDIR and labelled
+ * there; the mqueue case creates MQNEW.  Keys: key type T is the user key
+ * "mx:T" in the session keyring the parent makes for each phase,
+ * labelled T through /proc/self/attr/keycreate.
+ */
+#define IPC_KEY(i)	(0x4d580000 + 16 * (i))
+#define IPC_KEY_NEW	0x4d58ff00
+#define MQDIR		"/dev/mqueue"
+#define MQNEW		"mxnew"
+#define KEY_PERM_ALL	0x3f3f3f3f
 
-enum { K_DOMAIN, K_FILE, K_DIR, K_FIFO, K_SOCK, K_CREATE, K_PROG, K_PROC, NKINDS };
+enum {
+	K_DOMAIN, K_FILE, K_DIR, K_FIFO, K_SOCK, K_CREATE, K_PROG, K_PROC,
+	K_IPC, K_MQ, K_KEY, NKINDS
+};
 static const char *const kinds[] = {
-	"domain", "file", "dir", "fifo", "sock", "create", "prog", "proc"
+	"domain", "file", "dir", "fifo", "sock", "create", "prog", "proc",
+	"ipc", "mq", "key"
 };
 
 struct config {
@@ -334,6 +362,12 @@ static void marker(void)
 	if (stat(MARK, &st))
 		die("stat " MARK);
 }
+
+#define CASE(kind, type, op, expr)			\
+	do {						\
+		marker();				\
+		emit(kind, type, op, (expr));		\
+	} while (0)
 
 /* Is inherited FD still the file at PATH, or did exec replace it? */
 static int inherited(int fd, const char *path)
@@ -703,27 +737,196 @@ static const char *do_netlink(int dump)
 	return errname(r);
 }
 
-/* "PID,ZPID" per proc type, in objects.conf order */
+/* The SysV IPC objects of each ipc type, the serial of each key type */
+static int msq_id[MAXT], sem_id[MAXT], shm_id[MAXT];
+static long key_serial[MAXT];
+
+/*
+ * "PID,ZPID" per proc type, then "MSQID,SEMID,SHMID" per ipc type, then
+ * a serial per key type, in objects.conf order
+ */
 static void read_targets(int argc, char **argv)
 {
-	int i;
+	int i, np = cfg.n[K_PROC], ni = cfg.n[K_IPC];
 
-	if (argc != cfg.n[K_PROC]) {
+	if (argc != np + ni + cfg.n[K_KEY]) {
 		errno = EINVAL;
-		die("%d targets for %d proc types", argc, cfg.n[K_PROC]);
+		die("%d arguments for %d proc, %d ipc and %d key types", argc,
+		    np, ni, cfg.n[K_KEY]);
 	}
-	for (i = 0; i < argc; i++)
-		if (sscanf(argv[i], "%d,%d", &tpid[i], &zpid[i]) != 2) {
-			errno = EINVAL;
-			die("target '%s'", argv[i]);
-		}
+	for (i = 0; i < argc; i++) {
+		if (i < np ? sscanf(argv[i], "%d,%d", &tpid[i], &zpid[i]) == 2 :
+		    i < np + ni ? sscanf(argv[i], "%d,%d,%d", &msq_id[i - np],
+					 &sem_id[i - np], &shm_id[i - np]) == 3 :
+		    sscanf(argv[i], "%ld", &key_serial[i - np - ni]) == 1)
+			continue;
+		errno = EINVAL;
+		die("argument '%s'", argv[i]);
+	}
 }
 
-#define CASE(kind, type, op, expr)			\
-	do {						\
-		marker();				\
-		emit(kind, type, op, (expr));		\
-	} while (0)
+/* semctl()'s fourth argument */
+union semun {
+	int val;
+	struct semid_ds *buf;
+};
+
+static const char *do_shmat(int id, int flags)
+{
+	void *p = shmat(id, NULL, flags);
+
+	if (p == (void *)-1)
+		return errname(errno);
+	if (shmdt(p))
+		die("shmdt");
+	return "ok";
+}
+
+/* The permissions IPC_SET gives the objects: as they were made */
+static struct ipc_perm ipc_set_perm(void)
+{
+	struct ipc_perm p;
+
+	memset(&p, 0, sizeof(p));
+	p.mode = 0666;
+	return p;
+}
+
+static const char *do_msgrcv(int id)
+{
+	struct {
+		long type;
+		char text[16];
+	} m;
+
+	return res(msgrcv(id, &m, sizeof(m.text), 0, IPC_NOWAIT) < 0 ? -1 : 0);
+}
+
+static const char *do_msgsnd(int id)
+{
+	struct {
+		long type;
+		char text[1];
+	} m = { 1, { 'x' } };
+
+	return res(msgsnd(id, &m, 1, IPC_NOWAIT));
+}
+
+/* The SysV IPC cases on the objects of ipc type I, named T */
+static void ipc_cases(int i, const char *t)
+{
+	union semun arg;
+	struct msqid_ds mds;
+	struct semid_ds sds;
+	struct shmid_ds hds;
+	struct sembuf op = { 0, 1, IPC_NOWAIT };
+
+	CASE("ipc", t, "msg_get", res(msgget(IPC_KEY(i), 0666)));
+	CASE("ipc", t, "msg_stat", res(msgctl(msq_id[i], IPC_STAT, &mds)));
+	memset(&mds, 0, sizeof(mds));
+	mds.msg_perm = ipc_set_perm();
+	mds.msg_qbytes = 16384;		/* MSGMNB: more would take CAP_SYS_RESOURCE */
+	CASE("ipc", t, "msg_set", res(msgctl(msq_id[i], IPC_SET, &mds)));
+	/* the one message the parent left in the queue, then one more */
+	CASE("ipc", t, "msg_rcv", do_msgrcv(msq_id[i]));
+	CASE("ipc", t, "msg_snd", do_msgsnd(msq_id[i]));
+	CASE("ipc", t, "msg_rm", res(msgctl(msq_id[i], IPC_RMID, NULL)));
+
+	CASE("ipc", t, "sem_get", res(semget(IPC_KEY(i) + 1, 0, 0666)));
+	arg.buf = &sds;
+	CASE("ipc", t, "sem_stat", res(semctl(sem_id[i], 0, IPC_STAT, arg)));
+	CASE("ipc", t, "sem_getval", res(semctl(sem_id[i], 0, GETVAL)));
+	arg.val = 0;
+	CASE("ipc", t, "sem_setval", res(semctl(sem_id[i], 0, SETVAL, arg)));
+	CASE("ipc", t, "sem_op", res(semop(sem_id[i], &op, 1)));
+	memset(&sds, 0, sizeof(sds));
+	sds.sem_perm = ipc_set_perm();
+	arg.buf = &sds;
+	CASE("ipc", t, "sem_set", res(semctl(sem_id[i], 0, IPC_SET, arg)));
+	CASE("ipc", t, "sem_rm", res(semctl(sem_id[i], 0, IPC_RMID)));
+
+	CASE("ipc", t, "shm_get", res(shmget(IPC_KEY(i) + 2, 0, 0666)));
+	CASE("ipc", t, "shm_stat", res(shmctl(shm_id[i], IPC_STAT, &hds)));
+	memset(&hds, 0, sizeof(hds));
+	hds.shm_perm = ipc_set_perm();
+	CASE("ipc", t, "shm_set", res(shmctl(shm_id[i], IPC_SET, &hds)));
+	CASE("ipc", t, "shm_at_r", do_shmat(shm_id[i], SHM_RDONLY));
+	CASE("ipc", t, "shm_at_w", do_shmat(shm_id[i], 0));
+	/* SHM_UNLOCK: shm lock, then (not needed by the owner) CAP_IPC_LOCK */
+	CASE("ipc", t, "shm_lock", res(shmctl(shm_id[i], SHM_UNLOCK, NULL)));
+	CASE("ipc", t, "shm_rm", res(shmctl(shm_id[i], IPC_RMID, NULL)));
+}
+
+/* Open an existing POSIX message queue, close it */
+static const char *do_mq_open(const char *name, int flags)
+{
+	mqd_t q = mq_open(name, flags | O_CLOEXEC);
+
+	if (q == (mqd_t)-1)
+		return errname(errno);
+	mq_close(q);
+	return "ok";
+}
+
+/*
+ * Is FD still the parent's read-only descriptor of an mq type's queue?
+ * At exec SELinux replaces one it revokes with a read-write one of its
+ * null device.  (fstat() would ask for getattr on the queue.)
+ */
+static int inherited_mq(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl >= 0 && (fl & O_ACCMODE) == O_RDONLY;
+}
+
+static long keyctl(int cmd, long a, long b, long c, long d)
+{
+	return syscall(SYS_keyctl, cmd, a, b, c, d);
+}
+
+/* Set this process's key creation context to KEY_TYPE ARG's (in a child) */
+static int op_keycreate(long i)
+{
+	char ctx[128];
+	int fd, n;
+
+	snprintf(ctx, sizeof(ctx), "system_u:object_r:%s:s0", cfg.v[K_KEY][i]);
+	fd = open("/proc/self/attr/keycreate", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("open /proc/self/attr/keycreate");
+	n = write(fd, ctx, strlen(ctx));
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/* The key cases on key type I, named T */
+static void key_cases(int i, const char *t)
+{
+	char buf[256], desc[80];
+	long k = key_serial[i];
+
+	CASE("key", t, "view", res(keyctl(KEYCTL_DESCRIBE, k, (long)buf, sizeof(buf), 0)));
+	CASE("key", t, "read", res(keyctl(KEYCTL_READ, k, (long)buf, sizeof(buf), 0)));
+	CASE("key", t, "write", res(keyctl(KEYCTL_UPDATE, k, (long)"data", 4, 0)));
+	snprintf(desc, sizeof(desc), "mx:%s", t);
+	CASE("key", t, "search", res(keyctl(KEYCTL_SEARCH, KEY_SPEC_SESSION_KEYRING,
+					    (long)"user", (long)desc, 0)));
+	CASE("key", t, "link", res(keyctl(KEYCTL_LINK, k, KEY_SPEC_SESSION_KEYRING, 0, 0)));
+	CASE("key", t, "setattr", res(keyctl(KEYCTL_SETPERM, k, KEY_PERM_ALL, 0, 0)));
+	CASE("key", t, "create", in_child(op_keycreate, i));
+}
+
+/* Create the queue MQNEW (default attributes: others take CAP_SYS_RESOURCE) */
+static int do_mq_create(void)
+{
+	mqd_t q = mq_open("/" MQNEW, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644, NULL);
+
+	if (q == (mqd_t)-1)
+		return -1;
+	mq_close(q);
+	return 0;
+}
 
 /* ------------------------------------------------------------------ */
 /*
@@ -1125,6 +1328,20 @@ static int child(int argc, char **argv)
 		CASE("file", t, "mmap_wx", do_mmap(p, 2));
 		CASE("file", t, "mprot_x", do_mmap(p, 3));
 		CASE("file", t, "execmod", do_mmap(p, 4));
+		/* fcntl and flock on the inherited descriptors */
+		CASE("file", t, "lock", !inherited(FD_R(i), fdobj) ? "revoked" :
+		     res(fcntl(FD_R(i), F_SETLK, &(struct flock){ .l_type = F_RDLCK })));
+		CASE("file", t, "flock", !inherited(FD_R(i), fdobj) ? "revoked" :
+		     res(flock(FD_R(i), LOCK_SH | LOCK_NB)));
+		CASE("file", t, "unappend", !inherited(FD_A(i), fdobj) ? "revoked" :
+		     res(fcntl(FD_A(i), F_SETFL, 0)));
+		/* relabel with setxattr, to a type it may and one it may not */
+		snprintf(p, sizeof(p), W "/f/%s/rl", t);
+		CASE("file", t, "relabel", res(lsetxattr(p, XATTR_SELINUX,
+			"system_u:object_r:mr_ok_t:s0", sizeof("system_u:object_r:mr_ok_t:s0"), 0)));
+		snprintf(p, sizeof(p), W "/f/%s/rx", t);
+		CASE("file", t, "relabel_x", res(lsetxattr(p, XATTR_SELINUX,
+			"system_u:object_r:mr_no_t:s0", sizeof("system_u:object_r:mr_no_t:s0"), 0)));
 	}
 	for (i = 0; i < cfg.n[K_DIR]; i++) {
 		t = cfg.v[K_DIR][i];
@@ -1236,6 +1453,29 @@ static int child(int argc, char **argv)
 	CASE("udp", "lo", "send", do_inet(SOCK_DGRAM, IN_SEND));
 	CASE("netlink", "route", "create", do_netlink(0));
 	CASE("netlink", "route", "getlink", do_netlink(1));
+	/* SysV IPC objects of other domains, and its own */
+	for (i = 0; i < cfg.n[K_IPC]; i++)
+		ipc_cases(i, cfg.v[K_IPC][i]);
+	CASE("sysv", "self", "msg_new", res(msgget(IPC_KEY_NEW, IPC_CREAT | IPC_EXCL | 0666)));
+	CASE("sysv", "self", "sem_new", res(semget(IPC_KEY_NEW + 1, 1, IPC_CREAT | IPC_EXCL | 0666)));
+	CASE("sysv", "self", "shm_new", res(shmget(IPC_KEY_NEW + 2, 4096,
+						   IPC_CREAT | IPC_EXCL | 0666)));
+	CASE("sysv", "self", "ipc_info", res(msgctl(0, IPC_INFO, (struct msqid_ds *)&(struct msginfo){ 0 })));
+	/* POSIX message queues */
+	for (i = 0; i < cfg.n[K_MQ]; i++) {
+		t = cfg.v[K_MQ][i];
+		snprintf(p, sizeof(p), "/%s", t);
+		CASE("mq", t, "open_r", do_mq_open(p, O_RDONLY));
+		CASE("mq", t, "open_w", do_mq_open(p, O_WRONLY));
+		CASE("mq", t, "read", !inherited_mq(FD_Q(i)) ? "revoked" :
+		     res(read(FD_Q(i), ctx, sizeof(ctx)) < 0 ? -1 : 0));
+		snprintf(p, sizeof(p), "/%s.u", t);
+		CASE("mq", t, "unlink", res(mq_unlink(p)));
+	}
+	CASE("mqueue", "root", "create", res(do_mq_create()));
+	/* Keys */
+	for (i = 0; i < cfg.n[K_KEY]; i++)
+		key_cases(i, cfg.v[K_KEY][i]);
 	hook_cases();
 
 	if (write(1, outbuf, outlen) != (ssize_t)outlen)
@@ -1334,6 +1574,10 @@ static void fixtures(const char *map)
 		mkfile(p, lt(map, t), NULL);
 		snprintf(p, sizeof(p), W "/f/%s/r", t);
 		mkfile(p, lt(map, t), NULL);
+		snprintf(p, sizeof(p), W "/f/%s/rl", t);
+		mkfile(p, lt(map, t), NULL);
+		snprintf(p, sizeof(p), W "/f/%s/rx", t);
+		mkfile(p, lt(map, t), NULL);
 	}
 	for (i = 0; i < cfg.n[K_DIR]; i++) {
 		t = cfg.v[K_DIR][i];
@@ -1382,6 +1626,8 @@ static void remove_made(void)
 			if (remove(p) && errno != ENOENT)
 				die("remove %s", p);
 		}
+	if (mq_unlink("/" MQNEW) && errno != ENOENT)
+		die("mq_unlink /" MQNEW);
 }
 
 /*
@@ -1405,9 +1651,12 @@ static int record_label(FILE *out, const char *phase, const char *dom,
 	for (i = 0; i < NMADE; i++)
 		if (made[i].kind == k && !strcmp(made[i].op, op))
 			break;
-	if (i == NMADE)
+	if (!strcmp(kind, "mqueue") && !strcmp(op, "create"))
+		snprintf(p, sizeof(p), MQDIR "/" MQNEW);
+	else if (i == NMADE)
 		return 0;
-	made_path(p, sizeof(p), k, type, op);
+	else
+		made_path(p, sizeof(p), k, type, op);
 	n = lgetxattr(p, XATTR_SELINUX, ctx, sizeof(ctx) - 1);
 	if (n < 0)
 		snprintf(ctx, sizeof(ctx), "unreadable:%s", errname(errno));
@@ -1452,6 +1701,11 @@ static void relabel_fixtures(const char *map)
 		snprintf(p, sizeof(p), W "/f/%s/u", t);
 		mkfile(p, nt, NULL);
 		snprintf(p, sizeof(p), W "/f/%s/r", t);
+		mkfile(p, nt, NULL);
+		/* the relabel cases' files: as the fixtures had them */
+		snprintf(p, sizeof(p), W "/f/%s/rl", t);
+		mkfile(p, nt, NULL);
+		snprintf(p, sizeof(p), W "/f/%s/rx", t);
 		mkfile(p, nt, NULL);
 	}
 	for (i = 0; i < cfg.n[K_DIR]; i++) {
@@ -1500,6 +1754,17 @@ static void open_inherited(void)
 		if (fd < 0 || dup2(fd, FD_W(i)) < 0)
 			die("open %s", p);
 		close(fd);
+		fd = open(p, O_WRONLY | O_APPEND);
+		if (fd < 0 || dup2(fd, FD_A(i)) < 0)
+			die("open %s", p);
+		close(fd);
+	}
+	for (i = 0; i < cfg.n[K_MQ]; i++) {
+		snprintf(p, sizeof(p), "/%s", cfg.v[K_MQ][i]);
+		fd = mq_open(p, O_RDONLY);
+		if (fd < 0 || dup2(fd, FD_Q(i)) < 0)
+			die("mq_open %s", p);
+		close(fd);
 	}
 	for (i = 0; i < cfg.n[K_FIFO]; i++) {
 		snprintf(p, sizeof(p), W "/p/%s", cfg.v[K_FIFO][i]);
@@ -1516,11 +1781,18 @@ static void open_inherited(void)
 	close(lp[1]);
 }
 
-/* Leave one byte in each inherited FIFO again, as open_inherited() did. */
+/*
+ * Leave one byte in each inherited FIFO again, as open_inherited() did,
+ * and O_APPEND on the append descriptors (the unappend case clears it).
+ */
 static void refill_inherited(void)
 {
 	char c;
 	int i, fl;
+
+	for (i = 0; i < cfg.n[K_FILE]; i++)
+		if (fcntl(FD_A(i), F_SETFL, O_APPEND))
+			die("fcntl F_SETFL O_APPEND");
 
 	for (i = 0; i < cfg.n[K_FIFO]; i++) {
 		fl = fcntl(FD_P(i), F_GETFL);
@@ -1542,7 +1814,10 @@ static void close_inherited(void)
 	for (i = 0; i < cfg.n[K_FILE]; i++) {
 		close(FD_R(i));
 		close(FD_W(i));
+		close(FD_A(i));
 	}
+	for (i = 0; i < cfg.n[K_MQ]; i++)
+		close(FD_Q(i));
 	for (i = 0; i < cfg.n[K_FIFO]; i++)
 		close(FD_P(i));
 	close(FD_LR);
@@ -1654,6 +1929,157 @@ static void end_targets(void)
 		    waitpid(t, NULL, 0) != t || waitpid(z, NULL, 0) != z)
 			die("end target %s", targets[i]);
 	}
+}
+
+/*
+ * The SysV IPC objects, made again for every child: those of ipc type I
+ * by "avcmatrix ipcown I" in its domain (the objects take the label of
+ * the process that makes them), with one message (from the parent) in
+ * the queue; what the sysv cases made is removed.  Their ids go to the
+ * child as "MSQID,SEMID,SHMID" arguments.
+ */
+static char ipcargs[MAXT][48];
+
+static void ipc_remove(key_t key)
+{
+	int id;
+
+	id = msgget(key, 0);
+	if (id >= 0 && msgctl(id, IPC_RMID, NULL))
+		die("msgctl IPC_RMID 0x%x", key);
+	id = semget(key + 1, 0, 0);
+	if (id >= 0 && semctl(id, 0, IPC_RMID))
+		die("semctl IPC_RMID 0x%x", key + 1);
+	id = shmget(key + 2, 0, 0);
+	if (id >= 0 && shmctl(id, IPC_RMID, NULL))
+		die("shmctl IPC_RMID 0x%x", key + 2);
+}
+
+static int ipcown(const char *arg)
+{
+	int i = atoi(arg);
+
+	if (msgget(IPC_KEY(i), IPC_CREAT | IPC_EXCL | 0666) < 0 ||
+	    semget(IPC_KEY(i) + 1, 1, IPC_CREAT | IPC_EXCL | 0666) < 0 ||
+	    shmget(IPC_KEY(i) + 2, 4096, IPC_CREAT | IPC_EXCL | 0666) < 0)
+		die("ipc objects of %s", arg);
+	return 0;
+}
+
+static void ipc_fixtures(void)
+{
+	struct {
+		long type;
+		char text[1];
+	} m = { 1, { 'm' } };
+	char idx[16], ctx[128], *argv[] = { SELF, "ipcown", idx, NULL };
+	int i, msq, sem, shm, st;
+	char p[128];
+	pid_t pid;
+	mqd_t q;
+	struct mq_attr a = { .mq_maxmsg = 1, .mq_msgsize = 16 };
+
+	ipc_remove(IPC_KEY_NEW);
+	for (i = 0; i < cfg.n[K_IPC]; i++) {
+		ipc_remove(IPC_KEY(i));
+		snprintf(idx, sizeof(idx), "%d", i);
+		snprintf(ctx, sizeof(ctx), CTX("%s"), cfg.v[K_IPC][i]);
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (!pid) {
+			/* not the descriptors the matrix domains inherit */
+			syscall(SYS_close_range, 3, ~0U, 0);
+			write_file("/proc/self/attr/exec", ctx, strlen(ctx));
+			execv(argv[0], argv);
+			die("exec %s in %s", argv[0], ctx);
+		}
+		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+			errno = EIO;
+			die("ipcown in %s", cfg.v[K_IPC][i]);
+		}
+		msq = msgget(IPC_KEY(i), 0);
+		sem = semget(IPC_KEY(i) + 1, 0, 0);
+		shm = shmget(IPC_KEY(i) + 2, 0, 0);
+		if (msq < 0 || sem < 0 || shm < 0 || msgsnd(msq, &m, 1, IPC_NOWAIT))
+			die("ipc objects of %s", cfg.v[K_IPC][i]);
+		snprintf(ipcargs[i], sizeof(ipcargs[i]), "%d,%d,%d", msq, sem, shm);
+	}
+	/* the mq kind's queue for the unlink case, labelled as its type */
+	for (i = 0; i < cfg.n[K_MQ]; i++) {
+		snprintf(p, sizeof(p), "/%s.u", cfg.v[K_MQ][i]);
+		q = mq_open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0666, &a);
+		if (q == (mqd_t)-1)
+			die("mq_open %s", p);
+		mq_close(q);
+		snprintf(p, sizeof(p), MQDIR "/%s.u", cfg.v[K_MQ][i]);
+		label(p, cfg.v[K_MQ][i]);
+	}
+}
+
+static void ipc_end(void)
+{
+	char p[128];
+	int i;
+
+	ipc_remove(IPC_KEY_NEW);
+	for (i = 0; i < cfg.n[K_IPC]; i++)
+		ipc_remove(IPC_KEY(i));
+	for (i = 0; i < cfg.n[K_MQ]; i++) {
+		snprintf(p, sizeof(p), "/%s", cfg.v[K_MQ][i]);
+		mq_unlink(p);
+		snprintf(p, sizeof(p), "/%s.u", cfg.v[K_MQ][i]);
+		mq_unlink(p);
+	}
+}
+
+/* The mq kind's queues "/T", labelled T, for the whole phase */
+static void make_mqueues(void)
+{
+	struct mq_attr a = { .mq_maxmsg = 1, .mq_msgsize = 16 };
+	char p[128];
+	mqd_t q;
+	int i;
+
+	for (i = 0; i < cfg.n[K_MQ]; i++) {
+		snprintf(p, sizeof(p), "/%s", cfg.v[K_MQ][i]);
+		mq_unlink(p);
+		q = mq_open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666, &a);
+		if (q == (mqd_t)-1)
+			die("mq_open %s (is " MQDIR " mounted?)", p);
+		mq_close(q);
+		snprintf(p, sizeof(p), MQDIR "/%s", cfg.v[K_MQ][i]);
+		label(p, cfg.v[K_MQ][i]);
+	}
+}
+
+/*
+ * The key kind's keys, for the whole phase: a new session keyring (the
+ * children inherit it, so they possess what it holds), in it the user
+ * key "mx:T" for each key type T, made with T as the key creation
+ * context, every permission for possessor, user, group and other (only
+ * SELinux decides).  Their serials go to the child as arguments.
+ */
+static char keyargs[MAXT][24];
+
+static void make_keys(void)
+{
+	char ctx[128], desc[80];
+	long k;
+	int i;
+
+	if (keyctl(KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0, 0) < 0)
+		die("keyctl KEYCTL_JOIN_SESSION_KEYRING");
+	for (i = 0; i < cfg.n[K_KEY]; i++) {
+		snprintf(ctx, sizeof(ctx), "system_u:object_r:%s:s0", cfg.v[K_KEY][i]);
+		write_file("/proc/self/attr/keycreate", ctx, strlen(ctx));
+		snprintf(desc, sizeof(desc), "mx:%s", cfg.v[K_KEY][i]);
+		k = syscall(SYS_add_key, "user", desc, "data", 4, KEY_SPEC_SESSION_KEYRING);
+		if (k < 0 || keyctl(KEYCTL_SETPERM, k, KEY_PERM_ALL, 0, 0))
+			die("add_key %s", desc);
+		snprintf(keyargs[i], sizeof(keyargs[i]), "%ld", k);
+	}
+	write_file("/proc/self/attr/keycreate", "\n", 1);
 }
 
 static int target(void)
@@ -1859,7 +2285,7 @@ static int run(const char *phase, const char *outpath)
 	int lead = -1, tdom = -1, warm, nwarm, wmarks[MAXT] = { 0 };
 	int marks[MAXT] = { 0 }, tmarks[MAXT] = { 0 }, nmain = 0, nlabels = 0;
 	char tphase[128];
-	char *argv[MAXT + 3] = { SELF, "child" };
+	char *argv[3 * MAXT + 3] = { SELF, "child" };
 	char *buf, *line, *save;
 	size_t cap = 1 << 17, len;
 	struct stat st;
@@ -1883,8 +2309,14 @@ static int run(const char *phase, const char *outpath)
 		label_listeners(relabel_from);
 	make_inet_listeners();
 	spawn_targets();
+	make_mqueues();
+	make_keys();
 	for (i = 0; i < cfg.n[K_PROC]; i++)
 		argv[2 + i] = targets[i];
+	for (i = 0; i < cfg.n[K_IPC]; i++)
+		argv[2 + cfg.n[K_PROC] + i] = ipcargs[i];
+	for (i = 0; i < cfg.n[K_KEY]; i++)
+		argv[2 + cfg.n[K_PROC] + cfg.n[K_IPC] + i] = keyargs[i];
 	buf = malloc(cap);
 	if (!buf)
 		die("malloc");
@@ -1922,6 +2354,7 @@ static int run(const char *phase, const char *outpath)
 		open_inherited();
 		/* warm: the relabel phase's warm-up child, then the recorded one */
 		for (warm = !!relabel_from; warm >= 0; warm--) {
+			ipc_fixtures();
 			if (pipe2(pfd, O_CLOEXEC))
 				die("pipe");
 			pfd[0] = hi(pfd[0]);
@@ -1984,6 +2417,7 @@ static int run(const char *phase, const char *outpath)
 	}
 
 	end_targets();
+	ipc_end();
 	if (stat(SENTINEL, &st))
 		die("stat " SENTINEL);
 	problems += collect_audit(kmsg, tmarks);
@@ -2037,6 +2471,8 @@ int main(int argc, char **argv)
 		return target();
 	if (argc == 2 && !strcmp(argv[1], "zombie"))
 		return 0;
+	if (argc == 3 && !strcmp(argv[1], "ipcown"))
+		return ipcown(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "run"))
 		return run(argv[2], argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "label")) {

@@ -57,6 +57,7 @@ static __attribute__((unused)) const char *errname(int e)
 	case EOPNOTSUPP: return "EOPNOTSUPP";
 	case EADDRINUSE: return "EADDRINUSE";
 	case ENETUNREACH: return "ENETUNREACH";
+	case ENOMSG: return "ENOMSG";
 	}
 	snprintf(buf, sizeof(buf), "E%d", e);
 	return buf;

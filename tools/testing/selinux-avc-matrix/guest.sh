@@ -59,7 +59,8 @@ grep -v '^[[:space:]]*#' "$MX/policy/policies.conf" | while read -r name files; 
 			t=$(awk -v s="$sid" '$1 == s {print $2}' "$BP/initial_sids")
 			echo "sid $sid system_u:object_r:${t:-unlabeled_t}:s0"
 		done
-		cat "$BP/fs.conf"
+		# fs_use lines come before genfscon: the matrix's first
+		cat "$MX/policy/fs.conf" "$BP/fs.conf"
 	} > "$conf"
 	sed -i 's/^\(sid \(kernel\|init\|any_socket\|port\|netif\|netmsg\|node\) system_u:\)object_r/\1system_r/' "$conf"
 	checkpolicy -M -U allow -o "$pol/$name.bin" "$conf" >"$pol/$name.log" 2>&1 || {

@@ -325,7 +325,7 @@ class Policy:
 # For the operations in AUDIT_STEPS each check is one avc_has_perm() call,
 # in the order the kernel makes them, so that their audit records can be
 # predicted too.
-def steps(kind, op, T, N=None, FS=None, ISID=None):
+def steps(kind, op, T, N=None, FS=None, ISID=None, MQFS=None):
     d = 'EACCES'
     if kind in HOOK_OPS:
         return hook_steps(kind, op, T, FS, ISID)
@@ -337,6 +337,108 @@ def steps(kind, op, T, N=None, FS=None, ISID=None):
                 (FS, 'filesystem', 'associate', N)]
     bind = [(d, [('self', 'unix_stream_socket', 'create')]),
             (d, [('self', 'unix_stream_socket', 'bind')] + created('sock_file'))]
+    if kind == 'file' and op in FILE_FD_OPS:
+        # fcntl(F_SETLK) and flock() on the inherited read descriptor,
+        # F_SETFL without O_APPEND on the inherited append one:
+        # file_has_perm(), fd use then the permission; F_SETLK asks for
+        # lock twice, in selinux_file_fcntl() and, setting the lock,
+        # selinux_file_lock()
+        fd = [(d, [('kernel_t', 'fd', 'use')])]
+        return {
+            'lock': ([('revoked', [(T, 'file', 'read')])] + fd + [(d, [(T, 'file', 'lock')])] +
+                     fd + [(d, [(T, 'file', 'lock')])], 'ok'),
+            'flock': ([('revoked', [(T, 'file', 'read')])] + fd + [(d, [(T, 'file', 'lock')])], 'ok'),
+            'unappend': ([('revoked', [(T, 'file', 'append')])] + fd + [(d, [(T, 'file', 'write')])],
+                         'ok'),
+        }[op]
+    if kind == 'file' and op in ('relabel', 'relabel_x'):
+        # setxattr(security.selinux): selinux_inode_setxattr(): relabelfrom
+        # on the old label, relabelto on the new, the new label's
+        # filesystem associate (checked with the new label as subject)
+        new = RELABEL_TO[op]
+        return ([(d, [(T, 'file', 'relabelfrom')]), (d, [(new, 'file', 'relabelto')]),
+                 (d, [(FS, 'filesystem', 'associate', new)])], 'ok')
+    if kind == 'ipc':
+        # T: the domain that made the objects (their label).  ipcperms()
+        # (unix_read, unix_write as the mode asks) comes first, then the
+        # operation's own hook; msgsnd also sends the message (labelled
+        # as the queue: no type_transition for msg) and enqueues it (the
+        # message as subject); msgrcv's denial skips the message: ENOMSG
+        # (IPC_NOWAIT)
+        cls = {'msg': 'msgq', 'sem': 'sem', 'shm': 'shm'}[op.split('_')[0]]
+        ur, uw, urw = [(d, [(T, cls, p)])
+                       for p in ('unix_read', 'unix_write', 'unix_read unix_write')]
+        one = {'get': [urw, (d, [(T, cls, 'associate')])],
+               'stat': [ur, (d, [(T, cls, 'getattr associate')])],
+               'set': [(d, [(T, cls, 'setattr')])],
+               'rm': [(d, [(T, cls, 'destroy')])],
+               'rcv': [ur, ('ENOMSG', [(T, cls, 'read')]), ('ENOMSG', [(T, 'msg', 'receive')])],
+               'snd': [uw, (d, [(T, cls, 'write')]), (d, [(T, 'msg', 'send')]),
+                       (d, [(T, cls, 'enqueue', T)])],
+               'getval': [ur, (d, [(T, cls, 'read')])],
+               'setval': [uw, (d, [(T, cls, 'write')])],
+               'op': [uw, (d, [(T, cls, 'read write')])],
+               'at_r': [ur, (d, [(T, cls, 'read')])],
+               'at_w': [urw, (d, [(T, cls, 'read write')])],
+               # SHM_UNLOCK: then CAP_IPC_LOCK, which the owner's uid
+               # makes unnecessary: its denial is audited, and ignored
+               'lock': [(d, [(T, cls, 'lock')]), ('cont', [('self', 'capability', 'ipc_lock')])],
+               }[op.split('_', 1)[1]]
+        return (one, 'ok')
+    if kind == 'sysv':
+        return {
+            'msg_new': ([(d, [('self', 'msgq', 'create')])], 'ok'),
+            'sem_new': ([(d, [('self', 'sem', 'create')])], 'ok'),
+            'shm_new': ([(d, [('self', 'shm', 'create')])], 'ok'),
+            'ipc_info': ([(d, [(ISID['kernel'], 'system', 'ipc_info')])], 'ok'),
+        }[op]
+    if kind in ('mq', 'mqueue'):
+        # mq_open(), mq_unlink(): the name is looked up in the mqueue
+        # filesystem's root (search); an existing queue is opened with
+        # inode_permission() and then file_open (read or write, open); a
+        # new one takes the VFS's write and search on the root, then
+        # may_create() (search add_name, create, associate), the new
+        # inode (mqueue_get_inode() asks for CAP_SYS_RESOURCE, which only
+        # widens the limits: its denial is audited, and ignored) and
+        # file_open
+        root = (MQFS, 'dir', 'search')
+        if kind == 'mqueue':
+            return ([(d, [root]), (d, [(MQFS, 'dir', 'search write')]),
+                     (d, [(MQFS, 'dir', 'search add_name')]), (d, [(N, 'file', 'create')]),
+                     (d, [(MQFS, 'filesystem', 'associate', N)]),
+                     ('cont', [('self', 'capability', 'sys_resource')]),
+                     (d, [(N, 'file', 'write open')])], 'ok')
+        return {
+            'open_r': ([(d, [root]), (d, [(T, 'file', 'read')]), (d, [(T, 'file', 'read open')])],
+                       'ok'),
+            'open_w': ([(d, [root]), (d, [(T, 'file', 'write')]), (d, [(T, 'file', 'write open')])],
+                       'ok'),
+            # the parent's descriptor, O_RDONLY: at exec, then read()
+            'read': ([('revoked', [(T, 'file', 'read')])], 'ok'),
+            'unlink': ([(d, [root]), (d, [(MQFS, 'dir', 'search write')]),
+                        (d, [(MQFS, 'dir', 'search remove_name')]), (d, [(T, 'file', 'unlink')])],
+                       'ok'),
+        }[op]
+    if kind == 'key':
+        # By serial: lookup_user_key() first looks for the key in the
+        # session keyring (whose own search every domain has): search on
+        # the key, whose denial only means "not possessed"; then the
+        # operation's permission.  keyctl_read() reads a possessed key
+        # even when read is denied; keyctl_update() checks write twice.
+        # keyctl_search() finds it by description: search on it.  The key
+        # creation context (/proc/self/attr/keycreate): setkeycreate on
+        # itself, create on the key type.
+        poss = ('cont', [(T, 'key', 'search')])
+        return {
+            'view': ([poss, (d, [(T, 'key', 'view')])], 'ok'),
+            'read': ([poss, ('possessed', [(T, 'key', 'read')])], 'ok'),
+            'write': ([poss, (d, [(T, 'key', 'write')]), (d, [(T, 'key', 'write')])], 'ok'),
+            'search': ([(d, [(T, 'key', 'search')])], 'ok'),
+            'link': ([poss, (d, [(T, 'key', 'link')])], 'ok'),
+            'setattr': ([poss, (d, [(T, 'key', 'setattr')])], 'ok'),
+            'create': ([(d, [('self', 'process', 'setkeycreate')]), (d, [(T, 'key', 'create')])],
+                       'ok'),
+        }[op]
     if kind == 'file' and op in FILE_MAP_OPS:
         # open(O_RDONLY): inode_permission() (read), then file_open (read
         # open); mmap: map, then the protection (read, execute; execmem
@@ -523,11 +625,18 @@ def steps(kind, op, T, N=None, FS=None, ISID=None):
 
 
 FILE_MAP_OPS = 'mmap_r mmap_x mmap_wx mprot_x execmod'.split()
+FILE_FD_OPS = 'lock flock unappend'.split()
+# The types the relabel cases relabel files to
+RELABEL_TO = {'relabel': 'mr_ok_t', 'relabel_x': 'mr_no_t'}
+IPC_OPS = ('msg_get msg_stat msg_set msg_rcv msg_snd msg_rm sem_get sem_stat sem_getval '
+           'sem_setval sem_op sem_set sem_rm shm_get shm_stat shm_set shm_at_r shm_at_w '
+           'shm_lock shm_rm').split()
 # ioctl commands (their low 16 bits, which SELinux checks)
 TCGETS, TIOCGWINSZ, IOC_AB01 = 0x5401, 0x5413, 0xab01
 OPS = {
     'file': 'open_r open_w open_rw append read write ioctl stat fstat chmod '
-            'exec unlink rename'.split() + FILE_MAP_OPS + ['ioctl_tw', 'ioctl_x'],
+            'exec unlink rename'.split() + FILE_MAP_OPS + ['ioctl_tw', 'ioctl_x'] +
+            FILE_FD_OPS + list(RELABEL_TO),
     'dir': 'ls stat search mkdir rmdir create unlink rename mkfifo bind'.split(),
     'fifo': 'open_r open_w stat read write ioctl'.split(),
     'sock': 'stat connect sendto'.split(),
@@ -540,19 +649,26 @@ OPS = {
     'tcp': 'create bind bind_hi bind_lo listen connect'.split(),
     'udp': 'create bind bind_lo listen connect send'.split(),
     'netlink': 'create getlink'.split(),
+    'ipc': IPC_OPS,
+    'sysv': 'msg_new sem_new shm_new ipc_info'.split(),
+    'mq': 'open_r open_w read unlink'.split(),
+    'mqueue': ['create'],
+    'key': 'view read write search link setattr create'.split(),
 }
-OBJ_KINDS = ('file', 'dir', 'fifo', 'sock', 'create', 'prog', 'proc')
+OBJ_KINDS = ('file', 'dir', 'fifo', 'sock', 'create', 'prog', 'proc', 'ipc', 'mq', 'key')
 # Kinds with one fixed "type" (the domain itself, loopback, the netlink
 # protocol), in avcmatrix.c's order
 FIXED_KINDS = (('self', 'self'), ('cap', 'self'), ('mem', 'self'), ('tcp', 'lo'),
-               ('udp', 'lo'), ('netlink', 'route'))
+               ('udp', 'lo'), ('netlink', 'route'), ('sysv', 'self'), ('mqueue', 'root'))
 # Outcomes of a granted case that are not "ok" (the operation itself fails)
 GRANTED = ('ok', 'ENOTTY', 'EOPNOTSUPP')
 # Operations whose steps are the kernel's avc_has_perm() calls one by one,
 # in order: their audit records are predicted from the steps
-AUDIT_STEPS = {('file', op) for op in FILE_MAP_OPS + ['ioctl', 'ioctl_tw', 'ioctl_x']} | {
+AUDIT_STEPS = {('file', op) for op in FILE_MAP_OPS + ['ioctl', 'ioctl_tw', 'ioctl_x'] +
+               FILE_FD_OPS + list(RELABEL_TO)} | {
     ('fifo', 'ioctl'), ('self', 'pipe_ioctl')} | {
-    (k, op) for k in ('proc', 'cap', 'mem', 'tcp', 'udp', 'netlink') for op in OPS[k]}
+    (k, op) for k in ('proc', 'cap', 'mem', 'tcp', 'udp', 'netlink', 'ipc', 'sysv', 'mqueue', 'key')
+    for op in OPS[k]} | {('mq', op) for op in ('open_r', 'open_w', 'unlink')}
 # The objects cases create (avcmatrix.c, made[]): (kind, op) -> their
 # class and name; a prog case's "object" is the process it execs
 MADE = {('dir', 'mkdir'): ('dir', 'nd'), ('dir', 'create'): ('file', 'nf'),
@@ -561,9 +677,12 @@ MADE = {('dir', 'mkdir'): ('dir', 'nd'), ('dir', 'create'): ('file', 'nf'),
         ('create', 'dir'): ('dir', 'd'), ('create', 'fifo'): ('fifo_file', 'p'),
         ('create', 'sock'): ('sock_file', 's'), ('create', 'lnk'): ('lnk_file', 'l'),
         ('create', 'chr'): ('chr_file', 'c'),
-        ('prog', 'exec'): ('process', None)}
+        ('prog', 'exec'): ('process', None),
+        ('mqueue', 'create'): ('file', 'mxnew')}
 # The filesystem the objects are created in (/tmp)
 FSNAME = 'tmpfs'
+# The filesystem of the POSIX message queues (the mq and mqueue kinds)
+MQFSNAME = 'mqueue'
 # security_compute_sid(): the role of a new object (OBJECT_R)
 OBJECT_R = 'object_r'
 # Single-check cases whose audit records the model predicts exactly
@@ -819,22 +938,36 @@ def predict(policydir, objs, phases):
         use, FS = pol.fs_use.get(FSNAME, (None, None))
         if use != 'fs_use_trans':
             sys.exit(f'{pol.path}: {FSNAME} is not fs_use_trans: its labels are not modelled')
+        # the mqueue filesystem's root has its type (labelled before any
+        # process could ask for a transition), new queues the transition
+        # computed without their name: no named rule may apply
+        use, MQFS = pol.fs_use.get(MQFSNAME, (None, None))
+        if use != 'fs_use_trans':
+            sys.exit(f'{pol.path}: {MQFSNAME} is not fs_use_trans: its labels are not modelled')
+        if any(k[1] == MQFS for k in named):
+            sys.exit(f'{pol.path}: a named type_transition in {MQFS}: not modelled')
         to = ph['relabel'][1] if ph['relabel'] else None
         for dom, kind, name, op in cases(objs):
             key = (ph['name'], dom, kind, name, op)
             T = relabelled(objs, to, name) if kind in OBJ_KINDS else name
+            if kind == 'mqueue':
+                T = MQFS
             N = ctx = None
             if (kind, op) in MADE:
                 N, ctx, entered = computed(pol, tt, named, dom, kind, op, T)
                 if kind == 'prog':
                     N = entered
-            stp, ok = steps(kind, op, T, N, FS, pol.isid)
+            stp, ok = steps(kind, op, T, N, FS, pol.isid, MQFS)
             if kind == 'prog' and N and \
                     {'use'} - av['allow'][(N, 'kernel_t', 'fd')] | \
                     {'write'} - av['allow'][(N, 'kernel_t', 'fifo_file')]:
                 sys.exit(f'{pol.path}: {N} may not use the inherited label pipe: '
                          'its replacement at exec is not modelled')
             out = ok
+            # a "cont" step's denial does not end the case; the first one
+            # (a key's search) means the key is not possessed, which a
+            # "possessed" step's denial needs to fail
+            possessed = True
             for fail, checks in stp:
                 denied = False
                 for tgt, cls, perms, *subj in checks:
@@ -843,8 +976,11 @@ def predict(policydir, objs, phases):
                     if avc_check(av, S, tgt, cls, perms, subj[1] if len(subj) > 1 else None)[0]:
                         if ph['enforce'] and S not in pol.permissive:
                             denied = True
+                if denied and fail == 'cont':
+                    possessed = False
+                    continue
                 if denied:
-                    out = fail
+                    out = ('ok' if possessed else 'EACCES') if fail == 'possessed' else fail
                     break
             if (kind, op) in MADE and out == 'ok':
                 lab[key] = ctx
@@ -917,7 +1053,7 @@ def step_audit(av, dom, stp):
             denied, rec = avc_check(av, S, tgt, cls, perms, subj[1] if len(subj) > 1 else None)
             if fail != 'revoked':
                 out += [(kind, p, tgt, cls) for kind, p in rec]
-            if denied:
+            if denied and fail != 'cont':
                 return out
     return out
 
