@@ -11,7 +11,7 @@
 # with selinux_avc_pcpu=0 (the stock hooks), and the guest dumps the
 # record; coverage.py maps it to the hooks with the build's System.map.
 #
-# Usage: coverage.sh [FLAVOR]      (default x86_64-guest; stacked
+# Usage: coverage.sh [FLAVOR]      (default the matrix's, x86_64-guest+matrix; stacked
 #        fragments such as x86_64-guest+matrix work as in build.sh)
 # Environment:
 #   COVERAGE_KERNELS="coverage coverage-off"  the boots (matrix.sh names)
@@ -29,7 +29,7 @@ lock_build
 
 # The matrix's flavor: COVERAGE_FLAVOR, or the first argument, stacks
 # too (x86_64-guest+matrix: the config fragments of build.sh).
-flavor=${1:-${COVERAGE_FLAVOR:-x86_64-guest}}
+flavor=${1:-${COVERAGE_FLAVOR:-$MATRIX_FLAVOR}}
 [ "$BENCH_ARCH" = x86_64 ] || die "make coverage runs the x86_64 matrix guest only (BENCH_ARCH=$BENCH_ARCH)"
 need_tree
 CV=$TOP/tools/testing/selinux-avc-coverage
