@@ -1051,7 +1051,7 @@ def step_audit(av, dom, stp):
             S = dom if not subj or subj[0] == 'caller' else subj[0]
             tgt = {'self': S, 'caller': dom}.get(tgt, tgt)
             denied, rec = avc_check(av, S, tgt, cls, perms, subj[1] if len(subj) > 1 else None)
-            if fail != 'revoked':
+            if fail != 'revoked' and S not in UNATTRIBUTED:
                 out += [(kind, p, tgt, cls) for kind, p in rec]
             if denied and fail != 'cont':
                 return out
@@ -1060,22 +1060,11 @@ def step_audit(av, dom, stp):
 
 # Records whose subject is not a matrix domain are not a case's (the
 # guest files them as "other"; compared across kernels, not predicted):
-# dyn_fork's fork() in mh_nofork_t.  step_audit() with that one exception.
+# dyn_fork's fork() in mh_nofork_t.
 UNATTRIBUTED = {'mh_nofork_t'}
 
 
-def step_audit(av, dom, stp):
-    out = []
-    for fail, checks in stp:
-        for tgt, cls, perms, *subj in checks:
-            S = dom if not subj or subj[0] == 'caller' else subj[0]
-            tgt = {'self': S, 'caller': dom}.get(tgt, tgt)
-            denied, rec = avc_check(av, S, tgt, cls, perms, subj[1] if len(subj) > 1 else None)
-            if fail != 'revoked' and S not in UNATTRIBUTED:
-                out += [(kind, p, tgt, cls) for kind, p in rec]
-            if denied:
-                return out
-    return out
+# (step_audit() above leaves them out.)
 
 
 # ---------------------------------------------------------------- runs
