@@ -273,6 +273,20 @@ guest_busybox() {
 	echo "$d/root/bin/busybox"
 }
 
+# install_busybox BUSYBOX ROOT: BUSYBOX as ROOT/bin/busybox, with a link
+# for each applet.  The applet list comes from the guest's busybox where
+# the host can run it, else from the host's (the same Debian package,
+# built the same way).
+install_busybox() {
+	local bb=$1 root=$2 applets a
+	cp "$bb" "$root/bin/busybox"
+	applets=$("$bb" --list 2>/dev/null) || applets=$(/bin/busybox --list) ||
+		die "cannot list busybox's applets: apt-get install busybox-static"
+	for a in $applets; do
+		[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
+	done
+}
+
 # need_initramfs_tools: what building a guest initramfs takes.
 need_initramfs_tools() {
 	local t

@@ -37,17 +37,7 @@ make -s -C "$TOP/tools/testing/selinux-avc-bench" OUT="$G/bin" CC="$BA_CC" ||
 msg "assembling initramfs ($kind policy)"
 rm -rf "$root"
 mkdir -p "$root"/{bin,bench,dev,proc,sys,tmp,policy,usr/include/sys}
-if [ -n "$BUSYBOX" ]; then
-	cp "$BUSYBOX" "$root/bin/busybox"
-	# The applet list: from the guest's busybox where the host can run
-	# it, else from the host's (the same Debian package, built the same
-	# way).
-	applets=$("$BUSYBOX" --list 2>/dev/null) || applets=$(/bin/busybox --list) ||
-		die "cannot list busybox's applets: apt-get install busybox-static"
-	for a in $applets; do
-		[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
-	done
-fi
+[ -z "$BUSYBOX" ] || install_busybox "$BUSYBOX" "$root"
 for b in lat_syscall lat_pipe lat_fs pathwalk churn serun lat_proc lat_mmap \
 	lat_unix_connect lat_make hello; do
 	cp "$G/bin/$b" "$root/bench/$b"

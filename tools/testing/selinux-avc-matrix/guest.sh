@@ -72,14 +72,7 @@ done
 msg "assembling the matrix initramfs"
 rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,matrix/policy}
-cp "$BUSYBOX" "$root/bin/busybox"
-# The applet list from the host's busybox where the guest's cannot run
-# here (the same Debian package, built the same way).
-applets=$("$BUSYBOX" --list 2>/dev/null) || applets=$(/bin/busybox --list) ||
-	die "cannot list busybox's applets: apt-get install busybox-static"
-for a in $applets; do
-	[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
-done
+install_busybox "$BUSYBOX" "$root"
 cp "$G/bin"/{avcmatrix,avcstress,avclabels,exit0,selfcon} "$root/matrix/"
 cp "$MX/objects.conf" "$MX/phases.conf" "$root/matrix/"
 cp "$pol"/*.bin "$root/matrix/policy/"
