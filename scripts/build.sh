@@ -13,18 +13,24 @@ lock_build
 
 variant=${1:?usage: build.sh stock|stockfix|patched [flavor]}
 flavor=${2:-$BA_FRAGMENT}
-case $variant in
-stock) src=$PRISTINE ;;
-stockfix) need_stockfix; src=$STOCKFIX ;;
-patched) need_tree; src=$PATCHED ;;
-*) die "build.sh: variant must be stock, stockfix or patched, not '$variant'" ;;
-esac
 for f in ${flavor//+/ }; do
 	case $f in
 	*-guest) [ "$f" = "$BA_FRAGMENT" ] ||
 		die "flavor $flavor is another architecture's than BENCH_ARCH=$BENCH_ARCH (base fragment $BA_FRAGMENT)" ;;
 	esac
 done
+# The toolchain next: nothing is unpacked or configured for a compiler
+# that is missing or known to miscompile.
+mkdir -p "$BUILD"
+command -v "${BA_CROSS}gcc" >/dev/null ||
+	die "${BA_CROSS}gcc not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
+[ "$BA_KARCH" != sh ] || check_sh_cc "$BA_CROSS"
+case $variant in
+stock) src=$PRISTINE ;;
+stockfix) need_stockfix; src=$STOCKFIX ;;
+patched) need_tree; src=$PATCHED ;;
+*) die "build.sh: variant must be stock, stockfix or patched, not '$variant'" ;;
+esac
 [ -d "$src" ] || die "no source tree $src: run 'make source'"
 
 out=$OUTDIR/$variant-$flavor
@@ -38,8 +44,6 @@ done
 
 CCACHE=
 command -v ccache >/dev/null && CCACHE="ccache "
-command -v "${BA_CROSS}gcc" >/dev/null ||
-	die "${BA_CROSS}gcc not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
 MAKEARGS=(-C "$src" O="$out" ARCH="$BA_KARCH" CC="${CCACHE}${BA_CROSS}gcc" -j"$JOBS")
 [ -z "$BA_CROSS" ] || MAKEARGS+=(CROSS_COMPILE="$BA_CROSS")
 

@@ -44,13 +44,15 @@ arm64)
 		die "qemu-system-aarch64 not found: apt-get install qemu-system-arm"
 	args+=(--arch arm64 --cross_compile aarch64-linux-gnu- "${smp[@]}") ;;
 sh)
-	cc=sh4-linux-gnu-gcc
-	command -v $cc >/dev/null || die "$cc not found: apt-get install gcc-sh4-linux-gnu"
+	cross=${SH4_CROSS:-sh4-linux-gnu-}
+	cc=${cross}gcc
+	command -v "$cc" >/dev/null || die "$cc not found: apt-get install gcc-sh4-linux-gnu"
+	check_sh_cc "$cross"
 	command -v qemu-system-sh4 >/dev/null ||
 		die "qemu-system-sh4 not found: apt-get install qemu-system-misc"
 	# The r2d board has one CPU: no -smp, no hotplug.
 	# Nor jump labels: SH has none.
-	args+=(--arch sh --cross_compile sh4-linux-gnu-) ;;
+	args+=(--arch sh --cross_compile "$cross") ;;
 *) die "kunit.sh: arch must be um, x86_64, i386, arm64 or sh" ;;
 esac
 args+=(--make_options "CC=ccache $cc")

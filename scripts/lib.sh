@@ -229,6 +229,25 @@ need_guest_images() {
 	done
 }
 
+# check_sh_cc PREFIX: refuse an SH cross compiler that drops the test of
+# a loaded value.  Debian 12's gcc-sh4-linux-gnu (12.2.0-13cross1) does, at
+# -O1 and above: for "return *p ? 3 : 9" its sh_treg_combine pass deletes
+# the load and the tst and branches on whatever the T bit holds.  Kernels
+# it builds hang at boot (the zImage decompressor takes the "no input"
+# path; vmlinux loops in printk_delay()).  The probe is compiled, not run.
+check_sh_cc() {
+	local cc=${1}gcc dis
+	command -v "$cc" >/dev/null || return 0
+	mkdir -p "$BUILD"
+	printf 'int probe(const int *p)\n{\n\treturn *p ? 3 : 9;\n}\n' >"$BUILD/.sh-cc-probe.c" &&
+		"$cc" -O2 -c -o "$BUILD/.sh-cc-probe.o" "$BUILD/.sh-cc-probe.c" ||
+		die "$cc cannot compile a 4-line probe"
+	dis=$("${1}objdump" -d "$BUILD/.sh-cc-probe.o") || die "${1}objdump failed on the probe"
+	rm -f "$BUILD/.sh-cc-probe.c" "$BUILD/.sh-cc-probe.o"
+	grep -qE 'mov\.l[[:space:]]+@r4,' <<<"$dis" && return 0
+	die "$cc ($("$cc" -dumpfullversion 2>/dev/null || echo '?')) miscompiles: 'return *p ? 3 : 9' at -O2 has no load of *p (its sh_treg_combine pass deletes the load and the tst), so kernels it builds hang at boot.  Give a working SH4 cross toolchain's prefix: SH4_CROSS=/path/to/sh4-linux-"
+}
+
 # bench_guest TIMEOUT BZIMAGE INITRD APPEND LOG [QEMU-ARG...]: boot one
 # benchmark guest under qemu TCG, console to LOG.  The virtual clock counts
 # instructions and the RTC starts at a fixed date, so the guest sees the

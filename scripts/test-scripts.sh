@@ -304,6 +304,36 @@ expect_fail "a flavor of another architecture is refused" \
 	"flavor x86_64-guest is another architecture's than BENCH_ARCH=arm64" \
 	env BENCH_ARCH=arm64 "$TOP/scripts/build.sh" stock x86_64-guest
 
+# 16b. SH4: a cross compiler that drops the test of a loaded value is
+# refused by name before a kernel is built (stub toolchains: the probe is
+# judged by its disassembly).  The real Debian 12 compiler is judged too
+# where it is installed.
+mkdir -p "$T/shcc"
+for v in bad good; do
+	printf '#!/bin/sh\nwhile [ "$1" != -o ]; do shift; done; : > "$2"\n' >"$T/shcc/$v-gcc"
+	printf '#!/bin/sh\necho "probe:"\n' >"$T/shcc/$v-objdump"
+done
+echo 'echo "   0:	12 61	mov.l	@r4,r1"' >>"$T/shcc/good-objdump"
+echo 'echo "   0:	fe 8f	bf.s	8"' >>"$T/shcc/bad-objdump"
+chmod +x "$T/shcc/"*
+expect_fail "an SH cross compiler that drops the test of *p is refused" \
+	"bad-gcc .*miscompiles: 'return \*p \? 3 : 9' at -O2 has no load of \*p.*SH4_CROSS=" \
+	env BENCH_ARCH=sh4 SH4_CROSS="$T/shcc/bad-" BUILD="$T/bsh" "$TOP/scripts/build.sh" stock
+mkdir -p "$T/bsh"
+if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; check_sh_cc '$T/shcc/good-'" >"$T/out" 2>&1; then
+	ok "an SH cross compiler that loads *p is accepted"
+else
+	fail "an SH cross compiler that loads *p is accepted"
+fi
+if command -v sh4-linux-gnu-gcc >/dev/null; then
+	if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; check_sh_cc sh4-linux-gnu-" >"$T/out" 2>&1 ||
+		grep -q "miscompiles" "$T/out"; then
+		ok "the installed sh4-linux-gnu-gcc is judged ($(grep -q miscompiles "$T/out" && echo refused || echo accepted))"
+	else
+		fail "the installed sh4-linux-gnu-gcc is judged"
+	fi
+fi
+
 # 16. make profile: an unknown row is named with the list of rows; the
 # qemu plugin builds without a warning and exports what qemu looks up.
 expect_fail "make profile with an unknown row lists the rows" \
