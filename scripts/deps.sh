@@ -11,7 +11,7 @@ declare -A PKG=(
 	[source]="linux-source-6.12"
 	[guest]="qemu-system-x86 busybox-static checkpolicy selinux-policy-default"
 	[bench]="gnuplot-nox"
-	[cross]="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm gcc-sh4-linux-gnu qemu-system-misc"
+	[cross]="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm gcc-sh4-linux-gnu gcc-12-plugin-dev-sh4-linux-gnu g++ qemu-system-misc"
 	[arch]="$BA_PACKAGES"
 )
 groups=${*:-build source guest bench arch}

@@ -47,7 +47,7 @@ sh)
 	cross=${SH4_CROSS:-sh4-linux-gnu-}
 	cc=${cross}gcc
 	command -v "$cc" >/dev/null || die "$cc not found: apt-get install gcc-sh4-linux-gnu"
-	check_sh_cc "$cross"
+	sh_cc_setup "$cross"
 	command -v qemu-system-sh4 >/dev/null ||
 		die "qemu-system-sh4 not found: apt-get install qemu-system-misc"
 	# The r2d board has one CPU: no -smp, no hotplug.
@@ -56,6 +56,7 @@ sh)
 *) die "kunit.sh: arch must be um, x86_64, i386, arm64 or sh" ;;
 esac
 args+=(--make_options "CC=ccache $cc")
+[ -z "${SH_CC_FLAGS:-}" ] || args+=(--make_options "KCFLAGS=$SH_CC_FLAGS")
 command -v ccache >/dev/null || die "ccache missing: run 'make deps'"
 
 msg "KUnit on $arch ($variant), build dir ${out#$TOP/}, log ${log#$TOP/}"

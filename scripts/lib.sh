@@ -229,23 +229,52 @@ need_guest_images() {
 	done
 }
 
-# check_sh_cc PREFIX: refuse an SH cross compiler that drops the test of
-# a loaded value.  Debian 12's gcc-sh4-linux-gnu (12.2.0-13cross1) does, at
-# -O1 and above: for "return *p ? 3 : 9" its sh_treg_combine pass deletes
-# the load and the tst and branches on whatever the T bit holds.  Kernels
-# it builds hang at boot (the zImage decompressor takes the "no input"
-# path; vmlinux loops in printk_delay()).  The probe is compiled, not run.
-check_sh_cc() {
-	local cc=${1}gcc dis
-	command -v "$cc" >/dev/null || return 0
+# sh_cc_probe PREFIX [FLAG...]: does PREFIX's gcc, with FLAGs, compile
+# "return *p ? 3 : 9" at -O2 with a load of *p?  (Compiled, not run.)
+sh_cc_probe() {
+	local pre=$1 dis
+	shift
 	mkdir -p "$BUILD"
 	printf 'int probe(const int *p)\n{\n\treturn *p ? 3 : 9;\n}\n' >"$BUILD/.sh-cc-probe.c" &&
-		"$cc" -O2 -c -o "$BUILD/.sh-cc-probe.o" "$BUILD/.sh-cc-probe.c" ||
-		die "$cc cannot compile a 4-line probe"
-	dis=$("${1}objdump" -d "$BUILD/.sh-cc-probe.o") || die "${1}objdump failed on the probe"
+		"${pre}gcc" "$@" -O2 -c -o "$BUILD/.sh-cc-probe.o" "$BUILD/.sh-cc-probe.c" ||
+		die "${pre}gcc $* cannot compile a 4-line probe"
+	dis=$("${pre}objdump" -d "$BUILD/.sh-cc-probe.o") || die "${pre}objdump failed on the probe"
 	rm -f "$BUILD/.sh-cc-probe.c" "$BUILD/.sh-cc-probe.o"
-	grep -qE 'mov\.l[[:space:]]+@r4,' <<<"$dis" && return 0
-	die "$cc ($("$cc" -dumpfullversion 2>/dev/null || echo '?')) miscompiles: 'return *p ? 3 : 9' at -O2 has no load of *p (its sh_treg_combine pass deletes the load and the tst), so kernels it builds hang at boot.  Give a working SH4 cross toolchain's prefix: SH4_CROSS=/path/to/sh4-linux-"
+	grep -qE 'mov\.l[[:space:]]+@r4,' <<<"$dis"
+}
+
+# sh_cc_setup PREFIX: set SH_CC_FLAGS, the flags PREFIX's SH cross
+# compiler needs to compile correctly.  Debian 12's gcc-sh4-linux-gnu
+# (12.2.0-13cross1) drops the test of a loaded value at -O1 and above:
+# for "return *p ? 3 : 9" its sh_treg_combine passes delete the load and
+# the tst and branch on whatever the T bit holds; kernels it builds hang
+# at boot (the zImage decompressor takes its "no input" path; vmlinux
+# spins in printk_delay()).  Such a compiler is used with
+# tools/testing/selinux-avc-bench/sh4-no-treg-combine.c, a GCC plugin that
+# turns those passes off, built here with the host's g++ against its
+# plugin headers; it is refused if the plugin cannot be built or does not
+# cure the probe.
+sh_cc_setup() {
+	local pre=$1 plugdir src so
+	SH_CC_FLAGS=
+	command -v "${pre}gcc" >/dev/null || return 0
+	sh_cc_probe "$pre" && return 0
+	src=$TOP/tools/testing/selinux-avc-bench/sh4-no-treg-combine.c
+	so=$BUILD/tools/sh4-no-treg-combine.so
+	plugdir=$("${pre}gcc" -print-file-name=plugin)
+	if [ ! -f "$plugdir/include/gcc-plugin.h" ] || ! command -v g++ >/dev/null; then
+		die "${pre}gcc ($("${pre}gcc" -dumpfullversion 2>/dev/null || echo '?')) miscompiles: 'return *p ? 3 : 9' at -O2 has no load of *p (its sh_treg_combine passes delete the load and the tst), so kernels it builds hang at boot; the plugin that turns those passes off needs its headers and g++: apt-get install gcc-12-plugin-dev-sh4-linux-gnu g++ (or give a working SH4 toolchain: SH4_CROSS=/path/to/sh4-linux-)"
+	fi
+	if [ ! -f "$so" ] || [ "$src" -nt "$so" ]; then
+		mkdir -p "$BUILD/tools"
+		g++ -shared -fPIC -fno-rtti -O2 -I"$plugdir/include" -x c++ "$src" -o "$so.tmp" ||
+			die "building the SH4 compiler plugin ${src#"$TOP"/} failed"
+		mv "$so.tmp" "$so"
+	fi
+	sh_cc_probe "$pre" -fplugin="$so" ||
+		die "${pre}gcc miscompiles 'return *p ? 3 : 9' even with ${so#"$TOP"/}: give a working SH4 toolchain: SH4_CROSS=/path/to/sh4-linux-"
+	SH_CC_FLAGS=-fplugin=$so
+	msg "${pre}gcc drops the test of a loaded value; compiling with ${SH_CC_FLAGS#-fplugin="$TOP"/} (sh_treg_combine off)"
 }
 
 # bench_guest TIMEOUT BZIMAGE INITRD APPEND LOG [QEMU-ARG...]: boot one

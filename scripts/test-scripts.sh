@@ -305,30 +305,36 @@ expect_fail "a flavor of another architecture is refused" \
 	env BENCH_ARCH=arm64 "$TOP/scripts/build.sh" stock x86_64-guest
 
 # 16b. SH4: a cross compiler that drops the test of a loaded value is
-# refused by name before a kernel is built (stub toolchains: the probe is
-# judged by its disassembly).  The real Debian 12 compiler is judged too
-# where it is installed.
+# used only with the plugin that cures it, and refused with the apt-get
+# line when the plugin cannot be built (stub toolchains, no plugin
+# headers: the probe is judged by its disassembly).  The installed
+# sh4-linux-gnu-gcc is judged too where it is.
 mkdir -p "$T/shcc"
 for v in bad good; do
-	printf '#!/bin/sh\nwhile [ "$1" != -o ]; do shift; done; : > "$2"\n' >"$T/shcc/$v-gcc"
+	cat >"$T/shcc/$v-gcc" <<'STUB'
+#!/bin/sh
+case "$1" in -print-file-name=*) echo "${1#*=}"; exit 0 ;; -dumpfullversion) echo 0.0; exit 0 ;; esac
+while [ $# -gt 0 ] && [ "$1" != -o ]; do shift; done
+: > "$2"
+STUB
 	printf '#!/bin/sh\necho "probe:"\n' >"$T/shcc/$v-objdump"
 done
 echo 'echo "   0:	12 61	mov.l	@r4,r1"' >>"$T/shcc/good-objdump"
 echo 'echo "   0:	fe 8f	bf.s	8"' >>"$T/shcc/bad-objdump"
 chmod +x "$T/shcc/"*
-expect_fail "an SH cross compiler that drops the test of *p is refused" \
-	"bad-gcc .*miscompiles: 'return \*p \? 3 : 9' at -O2 has no load of \*p.*SH4_CROSS=" \
+expect_fail "an SH cross compiler that drops the test of *p, without the plugin's headers, is refused" \
+	"bad-gcc .*miscompiles: 'return \*p \? 3 : 9' at -O2 has no load of \*p.*apt-get install gcc-12-plugin-dev-sh4-linux-gnu g\+\+" \
 	env BENCH_ARCH=sh4 SH4_CROSS="$T/shcc/bad-" BUILD="$T/bsh" "$TOP/scripts/build.sh" stock
 mkdir -p "$T/bsh"
-if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; check_sh_cc '$T/shcc/good-'" >"$T/out" 2>&1; then
-	ok "an SH cross compiler that loads *p is accepted"
+if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; sh_cc_setup '$T/shcc/good-'; [ -z \"\$SH_CC_FLAGS\" ]" >"$T/out" 2>&1; then
+	ok "an SH cross compiler that loads *p is used as it is"
 else
-	fail "an SH cross compiler that loads *p is accepted"
+	fail "an SH cross compiler that loads *p is used as it is"
 fi
 if command -v sh4-linux-gnu-gcc >/dev/null; then
-	if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; check_sh_cc sh4-linux-gnu-" >"$T/out" 2>&1 ||
+	if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; sh_cc_setup sh4-linux-gnu-; sh_cc_probe sh4-linux-gnu- \$SH_CC_FLAGS" >"$T/out" 2>&1 ||
 		grep -q "miscompiles" "$T/out"; then
-		ok "the installed sh4-linux-gnu-gcc is judged ($(grep -q miscompiles "$T/out" && echo refused || echo accepted))"
+		ok "the installed sh4-linux-gnu-gcc is judged ($(grep -q plugin-dev "$T/out" && echo 'refused: no plugin headers' || grep -q 'sh_treg_combine off' "$T/out" && echo 'used with the plugin' || echo 'used as it is'))"
 	else
 		fail "the installed sh4-linux-gnu-gcc is judged"
 	fi

@@ -23,6 +23,8 @@ BUSYBOX=
 need_initramfs_tools
 command -v "$BA_CC" >/dev/null ||
 	die "$BA_CC not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
+SH_CC_FLAGS=
+[ "$BA_KARCH" != sh ] || sh_cc_setup "$BA_CROSS"
 types_h=
 for f in "$BA_SYSROOT/include/sys/types.h" /usr/include/x86_64-linux-gnu/sys/types.h; do
 	[ -f "$f" ] && { types_h=$f; break; }
@@ -30,7 +32,7 @@ done
 [ -n "$types_h" ] || die "no $BA_SYSROOT/include/sys/types.h: apt-get install $BA_PACKAGES"
 
 msg "building benchmarks ($BENCH_ARCH, $BA_CC)"
-make -s -C "$TOP/tools/testing/selinux-avc-bench" OUT="$G/bin" CC="$BA_CC" ||
+make -s -C "$TOP/tools/testing/selinux-avc-bench" OUT="$G/bin" CC="$BA_CC${SH_CC_FLAGS:+ $SH_CC_FLAGS}" ||
 	die "benchmark build failed"
 "$TOP/tools/testing/selinux-avc-bench/policy.sh" "$kind"
 
