@@ -225,12 +225,12 @@ job_disk() {
 		echo "TEST_TIMEOUT=$TESTSUITE_TEST_TIMEOUT"
 	} > "$dir/job.conf"
 	size=$(( $(du -sm "$dir" | cut -f1) * 2 + 32 ))
-	mke2fs -q -t ext4 -d "$dir" -L job "$OUT/job-$name.img" "${size}M" ||
+	mke2fs -q -t ext4 -d "$dir" -L job "$OUT/job-$name.img" "${size}M" >/dev/null ||
 		die "mke2fs of the job disk ${OUT#"$TOP"/}/job-$name.img failed"
 	rm -rf "$dir"
 }
 
-# boot NAME KERNEL ROOT ROOT-SNAPSHOT TIMEOUT: one guest, plain TCG (no
+# boot NAME KERNEL ROOT ROOT-SNAPSHOT TIMEOUT JOB: one guest, plain TCG (no
 # -icount: the suite's tests wait for their servers and children in real
 # time, which a virtual clock that skips idle time would shorten, and it
 # runs faster so).  Disks: the root file system (with snapshot=on its
@@ -238,7 +238,7 @@ job_disk() {
 # the guest writes its results to as a tar archive.  No network card: the
 # tests use the loopback interfaces only.
 boot() {
-	local name=$1 k=$2 root=$3 snap=$4 t=$5 dir=$OUT/$1
+	local name=$1 k=$2 root=$3 snap=$4 t=$5 job=$6 dir=$OUT/$1
 	mkdir -p "$dir"
 	rm -rf "$dir/console.log" "$dir/out" "$dir/out.img"
 	truncate -s 256M "$dir/out.img"
@@ -248,7 +248,7 @@ boot() {
 		-kernel "$(guest_image "$k" "$flavor")" \
 		-append "console=$BA_CONSOLE root=/dev/vda rw rootfstype=ext4 init=/usr/sbin/avc-testsuite-init selinux=1 enforcing=0 panic=-1 quiet log_buf_len=8M" \
 		-drive "file=$root,format=raw,if=virtio,snapshot=$snap" \
-		-drive "file=$OUT/job-$name.img,format=raw,if=virtio,readonly=on" \
+		-drive "file=$OUT/job-$job.img,format=raw,if=virtio,readonly=on" \
 		-drive "file=$dir/out.img,format=raw,if=virtio" \
 		</dev/null >"$dir/console.log" 2>&1
 }
@@ -303,7 +303,7 @@ else
 	job_disk prepare prepare
 	msg "preparing on the $first kernel: label the root file system, build and load the test policy, build the tests (some minutes under TCG; log: ${OUT#"$TOP"/}/prepare/console.log)"
 	declare -A pids=()
-	boot prepare "$first" "$prepared.tmp" off "$TESTSUITE_PREPARE_TIMEOUT" &
+	boot prepare "$first" "$prepared.tmp" off "$TESTSUITE_PREPARE_TIMEOUT" prepare &
 	pids[prepare]=$!
 	watch_guests prepare
 	rc=0
@@ -325,7 +325,7 @@ job_disk run run
 declare -A pids=() qrc=()
 msg "running the tests ($([ "$tests" = all ] && echo "all that the suite enables" || echo "$(echo "$tests" | wc -w) test directories")) on: $KERNELS$([ "$TESTSUITE_PARALLEL" = 1 ] && echo ", side by side")"
 for k in $KERNELS; do
-	boot "$k" "$k" "$prepared" on "$TESTSUITE_TIMEOUT" &
+	boot "$k" "$k" "$prepared" on "$TESTSUITE_TIMEOUT" run &
 	pids[$k]=$!
 	if [ "$TESTSUITE_PARALLEL" = 0 ]; then
 		watch_guests "$k"

@@ -65,7 +65,8 @@ stage1() {
 	restorecon -R /dev /run >/dev/null 2>&1
 	if [ "$MODE" = prepare ]; then
 		step "labelling the root file system (setfiles)"
-		setfiles -F -x /etc/selinux/default/contexts/files/file_contexts / \
+		setfiles -F -e /job -e /proc -e /sys -e /dev -e /run \
+			/etc/selinux/default/contexts/files/file_contexts / \
 			>$O/setfiles.log 2>&1 || fail "setfiles failed: $(tail -3 $O/setfiles.log)"
 	fi
 	# shellcheck disable=SC2093 # init goes on as stage 2; fail only if exec fails
