@@ -59,6 +59,19 @@ def parse_tap(path):
     return plan, subs
 
 
+def skip_reason(path):
+    """The reason of a "1..0 # SKIP reason" plan, or None."""
+    try:
+        with open(path, errors='replace') as f:
+            for line in f:
+                m = re.match(r'^1\.\.0\s*#\s*skip\S*\s*(.*)', line, re.I)
+                if m:
+                    return m.group(1).strip()
+    except FileNotFoundError:
+        pass
+    return None
+
+
 def read_lines(path):
     try:
         with open(path) as f:
@@ -79,8 +92,8 @@ def load_run(outdir):
            'tests': {}}
     for t in run['selected']:
         if t not in scripts:
-            run['tests'][t] = {'result': 'not run', 'exit': None,
-                               'seconds': None, 'plan': None, 'subtests': {}}
+            run['tests'][t] = {'result': 'not run', 'exit': None, 'seconds': None,
+                               'plan': None, 'subtests': {}, 'skip_reason': None}
             continue
         rc, secs = scripts[t]
         plan, subs = parse_tap(os.path.join(outdir, 'tap', t.replace('/', '_') + '.tap'))
@@ -91,10 +104,14 @@ def load_run(outdir):
               all(r in ('pass', 'skip') for r, _ in subs.values()))
         if rc == 124 or rc == 137:
             result = 'timeout'
+        elif ok and plan == 0:
+            # "1..0 # SKIP reason": the script decided not to run here.
+            result = 'skip'
         else:
             result = 'pass' if ok else 'fail'
         run['tests'][t] = {'result': result, 'exit': rc, 'seconds': secs,
-                           'plan': plan, 'subtests': subs}
+                           'plan': plan, 'subtests': subs,
+                           'skip_reason': skip_reason(os.path.join(outdir, 'tap', t.replace('/', '_') + '.tap'))}
     return run
 
 
@@ -109,13 +126,13 @@ def results_of(run):
 
 
 def counts(run):
-    c = {'scripts': 0, 'scripts_passed': 0, 'scripts_failed': 0,
+    c = {'scripts': 0, 'scripts_passed': 0, 'scripts_skipped': 0, 'scripts_failed': 0,
          'subtests': 0, 'passed': 0, 'skipped': 0, 'failed': 0, 'seconds': 0}
     for r in run['tests'].values():
         if r['result'] == 'not run':
             continue
         c['scripts'] += 1
-        c['scripts_passed' if r['result'] == 'pass' else 'scripts_failed'] += 1
+        c[{'pass': 'scripts_passed', 'skip': 'scripts_skipped'}.get(r['result'], 'scripts_failed')] += 1
         c['seconds'] += r['seconds'] or 0
         for res, _ in r['subtests'].values():
             c['subtests'] += 1
@@ -205,17 +222,22 @@ def main():
     if a.times:
         lines.append('phases: %s' % a.times)
     lines.append('')
-    lines.append('%-10s %8s %8s %8s %9s %8s %8s %8s %8s' % (
-        'kernel', 'scripts', 'passed', 'failed', 'subtests', 'passed', 'skipped', 'failed', 'seconds'))
+    lines.append('%-10s %8s %8s %8s %8s %9s %8s %8s %8s %8s' % (
+        'kernel', 'scripts', 'passed', 'skipped', 'failed', 'subtests', 'passed', 'skipped', 'failed', 'seconds'))
     c = {}
     for k in kernels:
         c[k] = counts(runs[k])
         x = c[k]
-        lines.append('%-10s %8d %8d %8d %9d %8d %8d %8d %8d%s' % (
-            k, x['scripts'], x['scripts_passed'], x['scripts_failed'], x['subtests'],
+        lines.append('%-10s %8d %8d %8d %8d %9d %8d %8d %8d %8d%s' % (
+            k, x['scripts'], x['scripts_passed'], x['scripts_skipped'], x['scripts_failed'], x['subtests'],
             x['passed'], x['skipped'], x['failed'], x['seconds'],
             '  (guest failed)' if k in broken else ''))
     lines.append('')
+    skipped = [(t, r) for t, r in runs[ref]['tests'].items() if r['result'] == 'skip']
+    if skipped:
+        lines.append('test scripts that skipped themselves on %s (1..0): %s' % (
+            ref, ', '.join('%s (%s)' % (t, r['skip_reason'] or 'no reason given') for t, r in skipped)))
+        lines.append('')
     if common:
         lines.append('failing on every kernel (%d):' % len(common))
         for f in common:
