@@ -6,13 +6,14 @@ KSRC ?=
 JOBS ?= $(shell nproc)
 CI ?=
 BENCH_ARCH ?= x86_64
-export KSRC JOBS CI BENCH_ARCH
+TESTSUITE ?=
+export KSRC JOBS CI BENCH_ARCH TESTSUITE
 
 S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kernel-matrix kunit \
 	kunit-um kunit-x86_64 kunit-i386 kunit-arm64 sparse configs checkpatch series check test-scripts \
-	bench bench-os paper profile microbench stress window matrix coverage litmus debug mutants mutant-kernel bisect check-cross export clean distclean
+	bench bench-os paper profile microbench stress window matrix coverage testsuite litmus debug mutants mutant-kernel bisect check-cross export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y'
@@ -58,6 +59,11 @@ help:
 	@echo '  make coverage     the matrix on a patched kernel that records each AVC decision'
 	@echo '                    by caller: per SELinux hook, did it run, with an allow, with'
 	@echo '                    a denial; results/coverage.{txt,csv} (not part of check)'
+	@echo '  make testsuite TESTSUITE=DIR  the SELinux project'"'"'s selinux-testsuite (your'
+	@echo '                    checkout in DIR, only read) in a Debian guest on the stock and'
+	@echo '                    patched kernels, pass/fail lists compared; a subset of under'
+	@echo '                    30 min, TESTSUITE_TESTS=all for the whole suite;'
+	@echo '                    results/testsuite.{txt,json} (not part of check)'
 	@echo '  make stress       multi-CPU reload/check race stress in qemu -smp 2'
 	@echo '  make window       widen stock'"'"'s setenforce window: stress fails on stock, passes with the fix'
 	@echo '  make litmus [HERD7=path]  litmus tests of the series'"'"' orderings under the kernel'"'"'s'
@@ -158,6 +164,18 @@ matrix: kernel-matrix
 
 coverage: tree
 	@$(S)/coverage.sh
+
+# The selinux-testsuite guest's kernels: the matrix guest plus
+# configs/testsuite.config.  Bad input is reported before anything builds.
+TESTSUITE_FLAVOR := x86_64-guest+matrix+testsuite
+testsuite:
+	@$(S)/testsuite.sh --check-input $(TESTSUITE_FLAVOR)
+	@$(S)/deps.sh build source guest testsuite
+	@$(S)/source.sh
+	@$(S)/tree.sh
+	@$(S)/build.sh stock $(TESTSUITE_FLAVOR)
+	@$(S)/build.sh patched $(TESTSUITE_FLAVOR)
+	@$(S)/testsuite.sh $(TESTSUITE_FLAVOR)
 
 stress: kernel-patched
 	@$(S)/stress.sh

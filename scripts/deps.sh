@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages the targets need, or say how to.
-# Usage: deps.sh [group...]   groups: build source guest bench arch cross
-#   (default: all but cross, which only make check-cross needs; arch is
-#   what BENCH_ARCH's benchmark needs, configs/arch/<arch>.conf)
+# Usage: deps.sh [group...]   groups: build source guest bench arch cross testsuite
+#   (default: all but cross, which only make check-cross needs, and
+#   testsuite, which only make testsuite needs: mmdebstrap and genext2fs
+#   build its Debian guest's root file system; arch is what BENCH_ARCH's
+#   benchmark needs, configs/arch/<arch>.conf)
 . "$(dirname "$0")/lib.sh"
 
 declare -A PKG=(
@@ -12,6 +14,7 @@ declare -A PKG=(
 	[guest]="qemu-system-x86 busybox-static checkpolicy selinux-policy-default"
 	[bench]="gnuplot-nox"
 	[cross]="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm gcc-sh4-linux-gnu gcc-12-plugin-dev-sh4-linux-gnu g++ qemu-system-misc"
+	[testsuite]="mmdebstrap genext2fs uidmap e2fsprogs qemu-system-x86"
 	[arch]="$BA_PACKAGES"
 )
 groups=${*:-build source guest bench arch}

@@ -597,6 +597,57 @@ else
 	echo "# skipped: mutants apply (no patched tree; make tree builds it)"
 fi
 
+# 18. make testsuite: bad input is refused with a clear message before
+#     anything is built or written, and the user's checkout is only read.
+#     (The suite itself is not a Debian package: the real run is not part
+#     of check.)
+tsb=$T/ts-build
+expect_fail "make testsuite without TESTSUITE says how to call it" \
+	"TESTSUITE is not set: make testsuite TESTSUITE=DIR" \
+	env BUILD="$tsb" TESTSUITE= "$TOP/scripts/testsuite.sh"
+expect_fail "make testsuite with a missing TESTSUITE directory" \
+	"TESTSUITE=$T/no-suite: no such directory" \
+	env BUILD="$tsb" TESTSUITE="$T/no-suite" "$TOP/scripts/testsuite.sh"
+mkdir -p "$T/not-suite/tests"
+expect_fail "make testsuite with a directory that is not the suite" \
+	"is not a selinux-testsuite checkout: it has no tests/Makefile" \
+	env BUILD="$tsb" TESTSUITE="$T/not-suite" "$TOP/scripts/testsuite.sh"
+# A fake checkout: the files the script looks for and two tests.
+mkdir -p "$T/suite/tests/file" "$T/suite/tests/inet_socket" "$T/suite/policy"
+touch "$T/suite/tests/Makefile" "$T/suite/tests/runtests.pl" "$T/suite/policy/Makefile" \
+	"$T/suite/tests/file/test" "$T/suite/tests/inet_socket/test"
+ln -s . "$T/suite/tests/inet_socket/tcp"
+(cd "$T/suite" && find . -printf '%p %s %T@\n' | sort) > "$T/suite.before"
+expect_fail "make testsuite names a test the checkout does not have" \
+	"the suite has no test 'nosuch' \(no tests/nosuch/test" \
+	env BUILD="$tsb" TESTSUITE="$T/suite" TESTSUITE_TESTS="file nosuch" "$TOP/scripts/testsuite.sh"
+expect_fail "make testsuite refuses a test name that is not a directory name" \
+	"'../x' is not a test directory name" \
+	env BUILD="$tsb" TESTSUITE="$T/suite" TESTSUITE_TESTS="../x" "$TOP/scripts/testsuite.sh"
+expect_fail "make testsuite refuses a timeout that is not a number" \
+	"TESTSUITE_TIMEOUT must be a number of seconds" \
+	env BUILD="$tsb" TESTSUITE="$T/suite" TESTSUITE_TIMEOUT=1h "$TOP/scripts/testsuite.sh"
+if env BUILD="$tsb" TESTSUITE="$T/suite" TESTSUITE_TESTS="file inet_socket/tcp" \
+	"$TOP/scripts/testsuite.sh" --check-input > "$T/out" 2>&1; then
+	ok "make testsuite accepts a checkout and its test names (--check-input)"
+else
+	fail "make testsuite accepts a checkout and its test names (--check-input)"
+fi
+# Missing tools: a PATH with only what the script needs before it looks
+# for them (no mmdebstrap, genext2fs, qemu): one apt-get line names them.
+mkdir -p "$T/tsbin"
+for t in bash dirname sed tr ls nproc cat head; do
+	ln -sf "$(command -v $t)" "$T/tsbin/$t"
+done
+expect_fail "make testsuite without its tools prints the apt-get line" \
+	"missing packages for make testsuite: apt-get install -y mmdebstrap genext2fs.* qemu-system-x86" \
+	env PATH="$T/tsbin" BUILD="$tsb" TESTSUITE="$T/suite" "$TOP/scripts/testsuite.sh"
+if [ ! -e "$tsb/testsuite" ] && (cd "$T/suite" && find . -printf '%p %s %T@\n' | sort) | cmp -s - "$T/suite.before"; then
+	ok "make testsuite's refusals write nothing and leave the checkout as it was"
+else
+	fail "make testsuite's refusals write nothing and leave the checkout as it was"
+fi
+
 # make coverage's kernel change applies to the series as it is now.
 if [ -d "$PATCHED/security/selinux" ]; then
 	if kgit "$PATCHED" apply --check "$TOP/tools/testing/selinux-avc-coverage/avc-coverage.patch" > "$T/out" 2>&1; then
