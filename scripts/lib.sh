@@ -277,6 +277,64 @@ sh_cc_setup() {
 	msg "${pre}gcc drops the test of a loaded value; compiling with ${SH_CC_FLAGS#-fplugin="$TOP"/} (sh_treg_combine off)"
 }
 
+# sh_libc_setup PREFIX: after sh_cc_setup, set SH_LIBC_FLAGS (gcc flags
+# that link static programs against a C library that works) and
+# SH_LIBC_DIR (its prefix).  Both stay empty when the compiler needed no
+# plugin: its own C library is used.  Otherwise that library was built by
+# the same faulty compiler, and Debian's libc6-dev-sh4-cross shows it:
+# its static __libc_start_main() spins on the envp scan ("bf.s ." with no
+# load or test), so every program hangs before main().  The programs are
+# then linked against musl, built here once, with the plugin, from Debian's
+# musl source package (fetched with a private apt state under
+# build/deps/; DEBIAN_MIRROR picks the mirror) or from MUSL_SRC=DIR, an
+# unpacked musl source tree.
+sh_libc_setup() {
+	local pre=$1 d=$BUILD/deps/musl-sh4 src tgz codename target apt
+	SH_LIBC_FLAGS=
+	SH_LIBC_DIR=
+	[ -n "$SH_CC_FLAGS" ] || return 0
+	if [ ! -f "$d/inst/lib/libc.a" ] || [ ! -f "$d/inst/lib/musl-gcc.specs" ]; then
+		src=${MUSL_SRC:-}
+		if [ -z "$src" ]; then
+			command -v apt-get >/dev/null ||
+				die "apt-get is needed to fetch Debian's musl source package (or set MUSL_SRC to an unpacked musl source tree)"
+			msg "fetching Debian's musl source package (once, into ${d#"$TOP"/})"
+			rm -rf "$d/src"
+			mkdir -p "$d/state/lists/partial" "$d/cache/archives/partial" "$d/src"
+			codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+			echo "deb-src ${DEBIAN_MIRROR:-http://deb.debian.org/debian} ${codename:-bookworm} main" >"$d/sources.list"
+			apt=(apt-get -q -o "Dir::State=$d/state" -o "Dir::Cache=$d/cache"
+				-o "Dir::State::status=/dev/null" -o "Dir::Etc::SourceList=$d/sources.list"
+				-o "Dir::Etc::SourceParts=/dev/null" -o APT::Sandbox::User=root)
+			"${apt[@]}" update >"$d/apt.log" 2>&1 &&
+				(cd "$d/src" && "${apt[@]}" source --download-only musl) >>"$d/apt.log" 2>&1 ||
+				die "cannot download Debian's musl source package (log: ${d#"$TOP"/}/apt.log); or set MUSL_SRC to an unpacked musl source tree"
+			tgz=$(ls "$d"/src/musl_*.orig.tar.gz 2>/dev/null | tail -1)
+			[ -n "$tgz" ] || die "Debian's musl source package has no musl_*.orig.tar.gz (log: ${d#"$TOP"/}/apt.log)"
+			mkdir -p "$d/src/musl"
+			tar -xzf "$tgz" -C "$d/src/musl" --strip-components=1 || die "cannot unpack $tgz"
+			src=$d/src/musl
+		fi
+		[ -x "$src/configure" ] && [ -d "$src/arch/sh" ] ||
+			die "${src#"$TOP"/} is not a musl source tree with SH support (no configure or arch/sh)"
+		target=$(basename "${pre%-}")
+		case $target in sh*) ;; *) target=sh4-linux ;; esac
+		msg "building musl for $target with the plugin (once, into ${d#"$TOP"/}/inst)"
+		rm -rf "$d/obj" "$d/inst"
+		mkdir -p "$d/obj"
+		(cd "$d/obj" &&
+			CC="${pre}gcc $SH_CC_FLAGS" CROSS_COMPILE=$pre "$src/configure" \
+				--target="$target" --prefix="$d/inst" --disable-shared &&
+			make -j"$(nproc)" && make install) >"$d/build.log" 2>&1 ||
+			die "building musl from ${src#"$TOP"/} failed (log: ${d#"$TOP"/}/build.log)"
+		[ -f "$d/inst/lib/musl-gcc.specs" ] ||
+			die "musl's build installed no lib/musl-gcc.specs (log: ${d#"$TOP"/}/build.log)"
+	fi
+	SH_LIBC_DIR=$d/inst
+	SH_LIBC_FLAGS="-specs $d/inst/lib/musl-gcc.specs"
+	msg "linking against musl (${d#"$TOP"/}/inst), built with the plugin: ${pre}gcc's own C library has the same fault"
+}
+
 # bench_guest TIMEOUT BZIMAGE INITRD APPEND LOG [QEMU-ARG...]: boot one
 # benchmark guest under qemu TCG, console to LOG.  The virtual clock counts
 # instructions and the RTC starts at a fixed date, so the guest sees the

@@ -331,6 +331,18 @@ if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; sh_cc_set
 else
 	fail "an SH cross compiler that loads *p is used as it is"
 fi
+# The C library: the toolchain's own where the compiler needed no plugin;
+# otherwise musl built with the plugin, and a MUSL_SRC that is not a musl
+# tree is refused before anything is built.
+if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; SH_CC_FLAGS=; sh_libc_setup '$T/shcc/good-'; [ -z \"\$SH_LIBC_FLAGS\" ] && [ ! -e '$T/bsh/deps' ]" >"$T/out" 2>&1; then
+	ok "an SH compiler that needs no plugin links against its own C library"
+else
+	fail "an SH compiler that needs no plugin links against its own C library"
+fi
+mkdir -p "$T/notmusl"
+expect_fail "a MUSL_SRC that is not a musl source tree is refused" \
+	"notmusl is not a musl source tree with SH support" \
+	env BENCH_ARCH=sh4 BUILD="$T/bsh" MUSL_SRC="$T/notmusl" bash -c ". '$TOP/scripts/lib.sh'; SH_CC_FLAGS=-fplugin=none.so; sh_libc_setup '$T/shcc/bad-'"
 if command -v sh4-linux-gnu-gcc >/dev/null; then
 	if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; sh_cc_setup sh4-linux-gnu-; sh_cc_probe sh4-linux-gnu- \$SH_CC_FLAGS" >"$T/out" 2>&1 ||
 		grep -q "miscompiles" "$T/out"; then
