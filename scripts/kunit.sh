@@ -1,9 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Run the project's KUnit suites with tools/testing/kunit/kunit.py.
-# Usage: kunit.sh [um|x86_64|i386|arm64|sh] [stock|patched]
+# Usage: kunit.sh [um|x86_64|x86_64-guest|i386|arm64|sh] [stock|patched]
 #   um:      UML, one CPU (the fast one)
 #   x86_64:  qemu -smp 2, with CPU hotplug, for the multi-CPU tests
+#   x86_64-guest: the suites built into the patched matrix guest kernel
+#            (configs/matrix.config: x86_64, SMP, CPU hotplug, jump labels,
+#            hardware breakpoints), booted under qemu -smp 2 with
+#            kunit.enable=1; no kernel build of its own (make check)
 #   i386:    the same on a 32-bit kernel (host gcc -m32, qemu-system-i386),
 #            where the generation is read under a sequence count
 #   arm64:   the same on arm64 (cross-built with aarch64-linux-gnu-gcc,
@@ -25,6 +29,49 @@ esac
 out=$OUTDIR/$variant-kunit-$arch
 log=$BUILD/logs/kunit-$SRCID-$variant-$arch.log
 mkdir -p "$BUILD/logs" "$OUTDIR"
+
+if [ "$arch" = x86_64-guest ]; then
+	# The matrix guest's configuration builds the suites in and leaves
+	# them off at boot (CONFIG_KUNIT_DEFAULT_ENABLED=n), so the matrix
+	# boots never run them; this boot does, then the kernel reboots and
+	# qemu, -no-reboot, exits.  kunit.py parses the console.
+	[ "$BENCH_ARCH" = x86_64 ] || die "kunit.sh x86_64-guest: the x86_64 matrix guest only (BENCH_ARCH=$BENCH_ARCH)"
+	kdir=$OUTDIR/$variant-$MATRIX_FLAVOR
+	img=$kdir/$BA_IMAGE
+	[ -f "$img" ] || die "no patched matrix guest kernel: ${img#"$TOP"/} is missing; build it first: scripts/build.sh patched $MATRIX_FLAVOR"
+	for l in CONFIG_KUNIT=y CONFIG_SECURITY_SELINUX_AVC_KUNIT_TEST=y CONFIG_SMP=y CONFIG_HOTPLUG_CPU=y; do
+		grep -qxF "$l" "$kdir/.config" ||
+			die "${kdir#"$TOP"/}/.config lacks $l: the matrix guest must build the suites (configs/matrix.config)"
+	done
+	command -v "$BA_QEMU" >/dev/null || die "$BA_QEMU not found: apt-get install $BA_PACKAGES"
+	msg "KUnit in the patched matrix guest (${img#"$TOP"/}), qemu -smp 2, log ${log#"$TOP"/}"
+	start=$SECONDS
+	# shellcheck disable=SC2086 # BA_QEMU_ARGS: several arguments
+	# Two sockets: the guest has no ACPI, and SeaBIOS's MP table, which it
+	# reads instead, names one CPU per socket.
+	timeout --foreground -k 5 "${KUNIT_TIMEOUT:-1800}" "$BA_QEMU" $BA_QEMU_ARGS \
+		-accel tcg,thread=multi -smp 2,sockets=2,cores=1,threads=1 -m 512 \
+		-nographic -no-reboot -kernel "$img" \
+		-append "console=$BA_CONSOLE kunit.enable=1 kunit.filter_glob=selinux_* kunit_shutdown=reboot panic=-1" \
+		</dev/null >"$log.console" 2>&1
+	qrc=$?
+	(cd "$PATCHED" && ./tools/testing/kunit/kunit.py parse "$log.console") >"$log" 2>&1
+	rc=$?
+	grep -E '^\[..:..:..\] (Testing complete|=+ |\[(FAILED|SKIPPED|CRASHED)\])|not ok' "$log" >&2
+	summary=$(grep -E 'Testing complete\.' "$log" | tail -1)
+	msg "KUnit x86_64-guest: ${summary:-no summary} ($((SECONDS - start))s)"
+	[ "$qrc" -eq 0 ] || die "the KUnit guest did not finish (qemu status $qrc; console: ${log#"$TOP"/}.console)"
+	[ "$rc" -eq 0 ] || die "KUnit in the matrix guest failed (log: ${log#"$TOP"/})"
+	# The multi-CPU and hotplug cases skip on one CPU: here they must run.
+	! grep -E '# SKIP needs (two CPUs|CPU hotplug)' "$log.console" ||
+		die "the KUnit guest had one CPU: the multi-CPU cases skipped (console: ${log#"$TOP"/}.console)"
+	# Both suites must have run, or the boot proved less than it says.
+	for suite in selinux_avc selinux_label_cache; do
+		grep -qE "^\[..:..:..\] =+ $suite \(" "$log" ||
+			die "the suite $suite did not run in the guest (log: ${log#"$TOP"/})"
+	done
+	exit 0
+fi
 cc=gcc
 # Jump labels, as distributions build x86_64 and arm64 (UML has none).
 smp=(--qemu_args "-smp 2" --kconfig_add CONFIG_SMP=y --kconfig_add CONFIG_HOTPLUG_CPU=y
@@ -53,7 +100,7 @@ sh)
 	# The r2d board has one CPU: no -smp, no hotplug.
 	# Nor jump labels: SH has none.
 	args+=(--arch sh --cross_compile "$cross") ;;
-*) die "kunit.sh: arch must be um, x86_64, i386, arm64 or sh" ;;
+*) die "kunit.sh: arch must be um, x86_64, x86_64-guest, i386, arm64 or sh" ;;
 esac
 args+=(--make_options "CC=ccache $cc")
 [ -z "${SH_CC_FLAGS:-}" ] || args+=(--make_options "KCFLAGS=$SH_CC_FLAGS")
