@@ -11,14 +11,14 @@
 # Usage: profile.sh OP [FLAVOR]     (OP: a key of make bench's rows, below;
 #                                   FLAVOR as for bench.sh, default
 #                                   BENCH_ARCH's guest: x86_64-guest,
-#                                   arm64-guest)
+#                                   arm64-guest, sh4-guest)
 # Environment: PROFILE_SCALE (percent of make bench's iterations, default
 # 10), KERNELS, POLICY, RESULTS, BENCH_TIMEOUT, BENCH_CMDLINE as for
-# bench.sh; BENCH_ARCH (x86_64 or arm64: the window markers of both are
-# known to the plugin).
+# bench.sh; BENCH_ARCH (x86_64, arm64 or sh4: the window markers of all
+# three are known to the plugin).
 # Writes RESULTS/profile-OP.txt and .csv (RESULTS: results/, or
 # results/<flavor> on an architecture other than x86_64, as bench.sh's
-# arm64-guest), and the logs under RESULTS/logs/.
+# arm64-guest and sh4-guest), and the logs under RESULTS/logs/.
 . "$(dirname "$0")/lib.sh"
 lock_build
 

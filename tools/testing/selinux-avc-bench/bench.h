@@ -68,7 +68,8 @@ static inline unsigned long parse_count(const char *s)
  * 0x5e1ba001 or 0x5e1ba002; on arm64 a move of the magic's low half to
  * the zero register, movz xzr, #0xa001 (0xd294003f) or #0xa002
  * (0xd294005f), which no compiler emits and whose result the CPU
- * discards; nothing elsewhere.  With BENCH_WINDOWS in the environment,
+ * discards; on SH4 tst #0xa1,r0 (0xc8a1) or tst #0xa2,r0 (0xc8a2), which
+ * only sets the T bit (clobbered); nothing elsewhere.  With BENCH_WINDOWS in the environment,
  * bench_end() also prints "window N ops M" on stderr (N counts the
  * regions of the run from 1), so that the profiler knows what to divide
  * by.
@@ -82,6 +83,10 @@ static inline unsigned long parse_count(const char *s)
 #define BENCH_MARK(disp) \
 	__asm__ __volatile__(".inst 0xd280001f | (((" #disp ") & 0xffff) << 5)" \
 			     ::: "memory")
+#elif defined(__sh__)
+#define BENCH_MARK(disp) \
+	__asm__ __volatile__(".word 0xc8a0 | ((" #disp ") & 0xf)" \
+			     ::: "t", "memory")
 #else
 #define BENCH_MARK(disp) do { } while (0)
 #endif
