@@ -371,16 +371,16 @@ fi
 # (x86_64: nopl 0x5e1ba00N(%rax,%rax,1); arm64: movz xzr, #0xa00N; SH4:
 # tst #0xaN,r0), checked on the object's bytes.
 printf '#include "bench.h"\nunsigned long long f(void) { return bench_end(bench_begin(), 1); }\n' >"$T/mark.c"
-for m in "gcc:0f1f8400 01a01b5e:0f1f8400 02a01b5e" \
-	 "aarch64-linux-gnu-gcc:3f0094d2:5f0094d2" \
-	 "sh4-linux-gnu-gcc:a1c8:a2c8"; do
-	cc=${m%%:*}
+for m in gcc:0f1f840001a01b5e:0f1f840002a01b5e \
+	 aarch64-linux-gnu-gcc:3f0094d2:5f0094d2 \
+	 sh4-linux-gnu-gcc:a1c8:a2c8; do
+	IFS=: read -r cc b e <<<"$m"
 	command -v "$cc" >/dev/null || continue
+	hex=
 	if "$cc" -O2 -I"$TOP/tools/testing/selinux-avc-bench" -c -o "$T/mark.o" "$T/mark.c" 2>"$T/out" &&
 	   "${cc%gcc}objcopy" -O binary -j .text "$T/mark.o" "$T/mark.bin" 2>>"$T/out" &&
 	   hex=$(od -An -v -tx1 "$T/mark.bin" | tr -d ' \n') &&
-	   b=$(echo "$m" | cut -d: -f2 | tr -d ' ') && e=$(echo "$m" | cut -d: -f3 | tr -d ' ') &&
-	   [ "${hex#*"$b"}" != "$hex" ] && [ "${hex#*"$e"}" != "$hex" ]; then
+	   [[ $hex == *"$b"* && $hex == *"$e"* ]]; then
 		ok "$cc: the benchmarks' window markers are the words the profile plugin matches"
 	else
 		echo "text: ${hex:-none}" >>"$T/out"

@@ -69,10 +69,10 @@ static inline unsigned long parse_count(const char *s)
  * the zero register, movz xzr, #0xa001 (0xd294003f) or #0xa002
  * (0xd294005f), which no compiler emits and whose result the CPU
  * discards; on SH4 tst #0xa1,r0 (0xc8a1) or tst #0xa2,r0 (0xc8a2), which
- * only sets the T bit (clobbered); nothing elsewhere.  With BENCH_WINDOWS in the environment,
- * bench_end() also prints "window N ops M" on stderr (N counts the
- * regions of the run from 1), so that the profiler knows what to divide
- * by.
+ * only sets the T bit (clobbered); nothing elsewhere.  With BENCH_WINDOWS
+ * in the environment, bench_end() also prints "window N ops M" on stderr
+ * (N counts the regions of the run from 1), so that the profiler knows
+ * what to divide by.
  */
 #if defined(__x86_64__)
 #define BENCH_MARK(disp) \
