@@ -462,6 +462,18 @@ if python3 "$R" "$T/r1" "${suite[@]}" > "$T/r1.txt" 2>"$T/out" &&
 else
 	fail "report.py: the suite alone gives the 22 per-operation rows and the columns it always did"
 fi
+# A stock overhead below one instruction per operation is noise: no ratio.
+sed 's/RESULT Simple syscall: [0-9.]*/RESULT Simple syscall: 0.2001/' "$T/ss.log" > "$T/ss0.log"
+sed 's/RESULT Simple syscall: [0-9.]*/RESULT Simple syscall: 0.1999/' "$T/ps.log" > "$T/ps0.log"
+mkdir -p "$T/r0"
+if python3 "$R" "$T/r0" stock:none:"$T/sn.log" stock:selinux:"$T/ss0.log" \
+	   patched:none:"$T/pn.log" patched:selinux:"$T/ps0.log" > "$T/r0.txt" 2>"$T/out" &&
+   grep -q '^null,"[^"]*",200.0,200.1,0.1,200.0,199.9,-0.1,$' "$T/r0/bench.csv" &&
+   grep -q '^stat,"stat",3000.0,3900.0,900.0,3000.0,3600.0,600.0,0.667$' "$T/r0/bench.csv"; then
+	ok "report.py: no overhead ratio for a stock overhead below one instruction"
+else
+	fail "report.py: no overhead ratio for a stock overhead below one instruction"
+fi
 # The macro row: per run, in a table of its own after the per-operation
 # rows (and not in bench.dat), in bench.csv and bench.json with its unit.
 if [ "$(sed -n 27p "$T/r1.txt")" = "$(printf '%-30s| %-32s| %-32s| %-9s' 'instructions per run' stock patched overhead)" ] &&
