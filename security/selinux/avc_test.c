@@ -1099,6 +1099,7 @@ static void avc_test_nest_irq(struct irq_work *work)
 static void avc_test_nest_seam(void)
 {
 	struct avc_test_nest *st = &avc_test_nest_st;
+	unsigned long end;
 	unsigned int i;
 
 	if (in_interrupt() || st->raised)
@@ -1107,8 +1108,15 @@ static void avc_test_nest_seam(void)
 	/* Make the interrupt's fill take the slot over (see avc_pcpu_keep()). */
 	this_cpu_write(avc_pcpu_conflicts, AVC_PCPU_EVICT - 1);
 	irq_work_queue(&st->work);
-	/* 20 ms: two ticks at HZ=100, where irq_work rides on the tick. */
-	for (i = 0; i < 20000 && !READ_ONCE(st->ran); i++)
+	/*
+	 * Where irq_work rides on the tick (SH), it runs at the next one:
+	 * wait until jiffies has moved on by three, not for a count of
+	 * udelay(1), which under qemu TCG on a loaded host ended before the
+	 * tick came; 1 s of udelay() at most should the tick not come.
+	 */
+	end = jiffies + 2;
+	for (i = 0; i < 1000000 && !READ_ONCE(st->ran) &&
+	     time_before_eq(jiffies, end); i++)
 		udelay(1);
 	st->ran_inside = READ_ONCE(st->ran);
 }
