@@ -66,7 +66,7 @@ if [ "$arch" = x86_64-guest ]; then
 	! grep -E '# SKIP needs (two CPUs|CPU hotplug)' "$log.console" ||
 		die "the KUnit guest had one CPU: the multi-CPU cases skipped (console: ${log#"$TOP"/}.console)"
 	# Both suites must have run, or the boot proved less than it says.
-	for suite in selinux_avc selinux_label_cache; do
+	for suite in selinux_avc selinux_label_cache selinux_compute_av; do
 		grep -qE "^\[..:..:..\] =+ $suite \(" "$log" ||
 			die "the suite $suite did not run in the guest (log: ${log#"$TOP"/})"
 	done

@@ -47,7 +47,7 @@ kunit_tool() {
 		return 1
 	fi
 	restore
-	fails=$( (grep -oE '\[FAILED\] avc_test_[a-z_0-9]+' "$BUILD/logs/kunit-$SRCID-patched-$arch.log" || true) |
+	fails=$( (grep -oE '\[FAILED\] (avc|cav|lc)_test_[a-z_0-9]+' "$BUILD/logs/kunit-$SRCID-patched-$arch.log" || true) |
 		sed 's/.*\] //' | sort -u | tr '\n' ' ')
 	echo "${fails:-build or crash}"
 }
