@@ -8,12 +8,18 @@
 #   benchmark needs, configs/arch/<arch>.conf)
 . "$(dirname "$0")/lib.sh"
 
+# cross: the packages of every cross-built architecture of configs/arch/.
+cross=
+for a in "$TOP"/configs/arch/*.conf; do
+	a=${a##*/}
+	cross="$cross $(load_arch "${a%.conf}"; [ -z "$BA_CROSS" ] || echo "$BA_PACKAGES")"
+done
 declare -A PKG=(
 	[build]="bc flex bison libelf-dev libssl-dev cpio ccache sparse xz-utils git make gcc python3 python3-ply python3-git perl linux-config-6.12"
 	[source]="linux-source-6.12"
 	[guest]="qemu-system-x86 busybox-static checkpolicy selinux-policy-default"
 	[bench]="gnuplot-nox"
-	[cross]="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm gcc-sh4-linux-gnu gcc-12-plugin-dev-sh4-linux-gnu g++ qemu-system-misc"
+	[cross]="$cross"
 	[testsuite]="mmdebstrap genext2fs uidmap e2fsprogs qemu-system-x86"
 	[arch]="$BA_PACKAGES"
 )

@@ -1,31 +1,41 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Run the project's KUnit suites with tools/testing/kunit/kunit.py.
-# Usage: kunit.sh [um|x86_64|x86_64-guest|i386|arm64|sh] [stock|patched]
-#   um:      UML, one CPU (the fast one)
-#   x86_64:  qemu -smp 2, with CPU hotplug, for the multi-CPU tests
+# Usage: kunit.sh [ARCH|x86_64-guest] [patched]
+#   ARCH: an architecture of configs/arch/ (um, the default, x86_64, i386,
+#         arm64, sh4), or the kernel's name of one (sh: sh4's).  Its file
+#         gives the toolchain (BA_CROSS), qemu (BA_QEMU, none for um), the
+#         packages to name when they are missing, the CPUs of the run
+#         (BA_KUNIT_CPUS: 2 runs the multi-CPU and CPU hotplug cases) and
+#         jump labels (BA_JUMP_LABEL); kunit.py's own qemu settings of
+#         the kernel architecture (BA_KARCH) give the machine and console.
 #   x86_64-guest: the suites built into the patched matrix guest kernel
-#            (configs/matrix.config: x86_64, SMP, CPU hotplug, jump labels,
-#            hardware breakpoints), booted under qemu -smp 2 with
-#            kunit.enable=1; no kernel build of its own (make check)
-#   i386:    the same on a 32-bit kernel (host gcc -m32, qemu-system-i386),
-#            where the generation is read under a sequence count
-#   arm64:   the same on arm64 (cross-built with aarch64-linux-gnu-gcc,
-#            qemu-system-aarch64 -M virt, CPU hotplug through PSCI): the
-#            architecture most Android devices run, with acquire/release
-#            and READ_ONCE built from arm64's own instructions
-#   sh:      SH4 (the 2007 paper's CPU), 32-bit and one CPU: cross-built
-#            with sh4-linux-gnu-gcc, qemu-system-sh4 -M r2d
+#         (configs/matrix.config: x86_64, SMP, CPU hotplug, jump labels,
+#         hardware breakpoints), booted under qemu -smp 2 with
+#         kunit.enable=1; no kernel build of its own (make check)
 # Extra kunit.py arguments can be passed in KUNIT_ARGS.
 . "$(dirname "$0")/lib.sh"
-lock_build
 
 arch=${1:-um}
 variant=${2:-patched}
-case $variant in
-patched) need_tree; src=$PATCHED ;;
-*) die "kunit.sh: the suites exist only in the patched tree" ;;
-esac
+[ "$variant" = patched ] || die "kunit.sh: the suites exist only in the patched tree"
+if [ "$arch" != x86_64-guest ]; then
+	# The architecture's file: ARCH's own, or the one whose kernel ARCH
+	# it is.
+	case $arch in
+	''|*[!a-z0-9_]*) conf= ;;
+	*) conf=$arch
+	   [ -f "$TOP/configs/arch/$conf.conf" ] ||
+		conf=$(cd "$TOP/configs/arch" && grep -lx "BA_KARCH=$arch" -- *.conf | sed 's/\.conf$//') ||
+		conf= ;;
+	esac
+	[ -n "$conf" ] && [ "$(wc -l <<<"$conf")" -eq 1 ] ||
+		die "kunit.sh: arch must be x86_64-guest or one of configs/arch/ ($(cd "$TOP/configs/arch" && ls -- *.conf | sed 's/\.conf$//' | tr '\n' ' ')or the kernel ARCH of one), not '$arch'"
+	load_arch "$conf"
+fi
+lock_build
+need_tree
+src=$PATCHED
 out=$OUTDIR/$variant-kunit-$arch
 log=$BUILD/logs/kunit-$SRCID-$variant-$arch.log
 mkdir -p "$BUILD/logs" "$OUTDIR"
@@ -72,38 +82,22 @@ if [ "$arch" = x86_64-guest ]; then
 	done
 	exit 0
 fi
-cc=gcc
-# Jump labels, as distributions build x86_64 and arm64 (UML has none).
-smp=(--qemu_args "-smp 2" --kconfig_add CONFIG_SMP=y --kconfig_add CONFIG_HOTPLUG_CPU=y
-     --kconfig_add CONFIG_JUMP_LABEL=y)
-args=(run --kunitconfig security/selinux --build_dir "$out" --jobs "$JOBS" --timeout 1800)
-case $arch in
-um) ;;
-x86_64) args+=(--arch x86_64 "${smp[@]}") ;;
-i386)
-	command -v qemu-system-i386 >/dev/null ||
-		die "qemu-system-i386 not found: apt-get install qemu-system-x86"
-	args+=(--arch i386 "${smp[@]}") ;;
-arm64)
-	cc=aarch64-linux-gnu-gcc
-	command -v $cc >/dev/null || die "$cc not found: apt-get install gcc-aarch64-linux-gnu"
-	command -v qemu-system-aarch64 >/dev/null ||
-		die "qemu-system-aarch64 not found: apt-get install qemu-system-arm"
-	args+=(--arch arm64 --cross_compile aarch64-linux-gnu- "${smp[@]}") ;;
-sh)
-	cross=${SH4_CROSS:-sh4-linux-gnu-}
-	cc=${cross}gcc
-	command -v "$cc" >/dev/null || die "$cc not found: apt-get install gcc-sh4-linux-gnu"
-	sh_cc_setup "$cross"
-	command -v qemu-system-sh4 >/dev/null ||
-		die "qemu-system-sh4 not found: apt-get install qemu-system-misc"
-	# The r2d board has one CPU: no -smp, no hotplug.
-	# Nor jump labels: SH has none.
-	args+=(--arch sh --cross_compile "$cross") ;;
-*) die "kunit.sh: arch must be um, x86_64, x86_64-guest, i386, arm64 or sh" ;;
-esac
+cc=${BA_CROSS}gcc
+[ -z "$BA_CROSS" ] || command -v "$cc" >/dev/null || die "$cc not found: apt-get install $BA_PACKAGES"
+[ -z "$BA_QEMU" ] || command -v "$BA_QEMU" >/dev/null ||
+	die "$BA_QEMU not found: apt-get install $BA_PACKAGES"
+SH_CC_FLAGS=
+[ "$BA_KARCH" != sh ] || sh_cc_setup "$BA_CROSS"
+args=(run --kunitconfig security/selinux --build_dir "$out" --jobs "$JOBS" --timeout 1800
+      --arch "$BA_KARCH")
+[ -z "$BA_CROSS" ] || args+=(--cross_compile "$BA_CROSS")
+if [ "$BA_KUNIT_CPUS" -gt 1 ]; then
+	args+=(--qemu_args "-smp $BA_KUNIT_CPUS" --kconfig_add CONFIG_SMP=y
+	       --kconfig_add CONFIG_HOTPLUG_CPU=y)
+fi
+[ "$BA_JUMP_LABEL" != y ] || args+=(--kconfig_add CONFIG_JUMP_LABEL=y)
 args+=(--make_options "CC=ccache $cc")
-[ -z "${SH_CC_FLAGS:-}" ] || args+=(--make_options "KCFLAGS=$SH_CC_FLAGS")
+[ -z "$SH_CC_FLAGS" ] || args+=(--make_options "KCFLAGS=$SH_CC_FLAGS")
 command -v ccache >/dev/null || die "ccache missing: run 'make deps'"
 
 msg "KUnit on $arch ($variant), build dir ${out#$TOP/}, log ${log#$TOP/}"

@@ -26,21 +26,47 @@ OUTDIR=$BUILD/out/$SRCID
 BASE_TAG=avc-base
 BRANCH=avc-pcpu
 
+msg()  { printf '>>> %s\n' "$*" >&2; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Architectures: one file of settings per architecture in configs/arch/
+# (the BA_* variables: toolchain, image, qemu, console, KUnit), shell
+# assignments only.  A file with a BA_FRAGMENT (a config fragment of its
+# guest) is a benchmark architecture; one without (i386, um) only runs
+# the KUnit suites (scripts/kunit.sh).
+# load_arch NAME: the BA_* variables of configs/arch/NAME.conf, and none
+# left from another architecture's.
+load_arch() {
+	# shellcheck disable=SC2046 # the names of the BA_* variables set
+	unset $(compgen -v BA_)
+	# Defaults of the optional settings: the guest's memory in MiB (a
+	# board may fix it: sh4's r2d has 64 MiB) and its /init (busybox:
+	# the shell scripts of guest/; c: sinit.c, for an architecture
+	# without busybox).
+	BA_MEM=512
+	BA_INIT=busybox
+	# shellcheck source=../configs/arch/x86_64.conf
+	. "$TOP/configs/arch/$1.conf"
+}
+
+# bench_arches: the benchmark architectures, one a line.
+bench_arches() {
+	(cd "$TOP/configs/arch" && grep -l '^BA_FRAGMENT=.' -- *.conf | sed 's/\.conf$//')
+}
+
 # The benchmark's architecture (BENCH_ARCH, default x86_64; not ARCH, which
-# kbuild owns).  Its settings are data, one file per architecture in
-# configs/arch/ (the BA_* variables: toolchain, image, qemu, console).
+# kbuild owns).
 BENCH_ARCH=${BENCH_ARCH:-x86_64}
 if [ ! -f "$TOP/configs/arch/$BENCH_ARCH.conf" ] || [ -n "${BENCH_ARCH//[a-z0-9_]/}" ]; then
-	echo "error: BENCH_ARCH=$BENCH_ARCH: no configs/arch/$BENCH_ARCH.conf (known: $(cd "$TOP/configs/arch" && ls -- *.conf | sed 's/\.conf$//' | tr '\n' ' '))" >&2
+	echo "error: BENCH_ARCH=$BENCH_ARCH: no configs/arch/$BENCH_ARCH.conf (known: $(bench_arches | tr '\n' ' '))" >&2
 	exit 2
 fi
-# Defaults of the optional settings: the guest's memory in MiB (a board
-# may fix it: sh4's r2d has 64 MiB) and its /init (busybox: the shell
-# scripts of guest/; c: sinit.c, for an architecture without busybox).
-BA_MEM=512
-BA_INIT=busybox
-# shellcheck source=../configs/arch/x86_64.conf
-. "$TOP/configs/arch/$BENCH_ARCH.conf"
+load_arch "$BENCH_ARCH"
+if [ -z "${BA_FRAGMENT:-}" ]; then
+	echo "error: BENCH_ARCH=$BENCH_ARCH: configs/arch/$BENCH_ARCH.conf has no guest (no BA_FRAGMENT), only KUnit: scripts/kunit.sh $BENCH_ARCH (benchmark architectures: $(bench_arches | tr '\n' ' '))" >&2
+	exit 2
+fi
 # The decision matrix's guest kernels (make matrix, make check): the
 # benchmark guest plus configs/matrix.config (SysV IPC, POSIX message
 # queues, keys), so that the benchmark guest stays as it is.  make check
@@ -56,10 +82,6 @@ fi
 # ccache: hash paths under build/ relative to the build directory, so that
 # another clone of this repo (CI) reuses the objects this one compiled.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD}
-
-msg()  { printf '>>> %s\n' "$*" >&2; }
-warn() { printf 'warning: %s\n' "$*" >&2; }
-die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # lock_build: serialize the runs that write under build/.  Takes an flock
 # on build/.lock for the rest of the run; a second run in the same

@@ -300,6 +300,17 @@ expect_fail "make litmus without herd7 says how to get it" \
 expect_fail "an unknown BENCH_ARCH lists the architectures" \
 	"BENCH_ARCH=mips: no configs/arch/mips.conf \(known: arm64 sh4 x86_64" \
 	env BENCH_ARCH=mips "$TOP/scripts/build.sh" stock
+expect_fail "a KUnit-only architecture is no BENCH_ARCH" \
+	"BENCH_ARCH=um: configs/arch/um.conf has no guest .*benchmark architectures: arm64 sh4 x86_64" \
+	env BENCH_ARCH=um "$TOP/scripts/build.sh" stock
+expect_fail "kunit.sh: an unknown architecture is named with those of configs/arch/" \
+	"arch must be x86_64-guest or one of configs/arch/ \(arm64 i386 sh4 um x86_64 or the kernel ARCH of one\), not 'mips'" \
+	env BUILD="$T/bk" "$TOP/scripts/kunit.sh" mips
+# The kernel's name of an architecture finds its file: past the
+# architecture, to the missing tree.
+expect_fail "kunit.sh sh: sh4's settings (the kernel ARCH of configs/arch/sh4.conf)" \
+	"no patched tree" \
+	env BUILD="$T/bk" "$TOP/scripts/kunit.sh" sh
 expect_fail "a flavor of another architecture is refused" \
 	"flavor x86_64-guest is another architecture's than BENCH_ARCH=arm64" \
 	env BENCH_ARCH=arm64 "$TOP/scripts/build.sh" stock x86_64-guest
