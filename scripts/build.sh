@@ -24,8 +24,7 @@ done
 mkdir -p "$BUILD"
 command -v "${BA_CROSS}gcc" >/dev/null ||
 	die "${BA_CROSS}gcc not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
-SH_CC_FLAGS=
-[ "$BA_KARCH" != sh ] || sh_cc_setup "$BA_CROSS"
+arch_cc_setup
 case $variant in
 stock) src=$PRISTINE ;;
 stockfix) need_stockfix; src=$STOCKFIX ;;
@@ -47,7 +46,7 @@ CCACHE=
 command -v ccache >/dev/null && CCACHE="ccache "
 MAKEARGS=(-C "$src" O="$out" ARCH="$BA_KARCH" CC="${CCACHE}${BA_CROSS}gcc" -j"$JOBS")
 [ -z "$BA_CROSS" ] || MAKEARGS+=(CROSS_COMPILE="$BA_CROSS")
-[ -z "$SH_CC_FLAGS" ] || MAKEARGS+=(KCFLAGS="$SH_CC_FLAGS")
+[ -z "$ARCH_CFLAGS" ] || MAKEARGS+=(KCFLAGS="$ARCH_CFLAGS")
 
 # Regenerate .config only when the fragments change, so rebuilds stay incremental.
 stamp=$(cat "${frags[@]}" | md5sum | cut -c1-32)

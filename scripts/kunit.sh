@@ -86,8 +86,7 @@ cc=${BA_CROSS}gcc
 [ -z "$BA_CROSS" ] || command -v "$cc" >/dev/null || die "$cc not found: apt-get install $BA_PACKAGES"
 [ -z "$BA_QEMU" ] || command -v "$BA_QEMU" >/dev/null ||
 	die "$BA_QEMU not found: apt-get install $BA_PACKAGES"
-SH_CC_FLAGS=
-[ "$BA_KARCH" != sh ] || sh_cc_setup "$BA_CROSS"
+arch_cc_setup
 args=(run --kunitconfig security/selinux --build_dir "$out" --jobs "$JOBS" --timeout 1800
       --arch "$BA_KARCH")
 [ -z "$BA_CROSS" ] || args+=(--cross_compile "$BA_CROSS")
@@ -97,7 +96,7 @@ if [ "$BA_KUNIT_CPUS" -gt 1 ]; then
 fi
 [ "$BA_JUMP_LABEL" != y ] || args+=(--kconfig_add CONFIG_JUMP_LABEL=y)
 args+=(--make_options "CC=ccache $cc")
-[ -z "$SH_CC_FLAGS" ] || args+=(--make_options "KCFLAGS=$SH_CC_FLAGS")
+[ -z "$ARCH_CFLAGS" ] || args+=(--make_options "KCFLAGS=$ARCH_CFLAGS")
 command -v ccache >/dev/null || die "ccache missing: run 'make deps'"
 
 msg "KUnit on $arch ($variant), build dir ${out#$TOP/}, log ${log#$TOP/}"

@@ -337,7 +337,7 @@ expect_fail "an SH cross compiler that drops the test of *p, without the plugin'
 	"bad-gcc .*miscompiles: 'return \*p \? 3 : 9' at -O2 has no load of \*p.*apt-get install gcc-12-plugin-dev-sh4-linux-gnu g\+\+" \
 	env BENCH_ARCH=sh4 SH4_CROSS="$T/shcc/bad-" BUILD="$T/bsh" "$TOP/scripts/build.sh" stock
 mkdir -p "$T/bsh"
-if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; sh_cc_setup '$T/shcc/good-'; [ -z \"\$SH_CC_FLAGS\" ]" >"$T/out" 2>&1; then
+if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; sh_cc_setup '$T/shcc/good-'; [ -z \"\$ARCH_CFLAGS\" ]" >"$T/out" 2>&1; then
 	ok "an SH cross compiler that loads *p is used as it is"
 else
 	fail "an SH cross compiler that loads *p is used as it is"
@@ -345,7 +345,7 @@ fi
 # The C library: the toolchain's own where the compiler needed no plugin;
 # otherwise musl built with the plugin, and a MUSL_SRC that is not a musl
 # tree is refused before anything is built.
-if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; SH_CC_FLAGS=; sh_libc_setup '$T/shcc/good-'; [ -z \"\$SH_LIBC_FLAGS\" ] && [ ! -e '$T/bsh/deps' ]" >"$T/out" 2>&1; then
+if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; ARCH_CFLAGS=; sh_libc_setup '$T/shcc/good-'; [ -z \"\$ARCH_LIBC_FLAGS\" ] && [ ! -e '$T/bsh/deps' ]" >"$T/out" 2>&1; then
 	ok "an SH compiler that needs no plugin links against its own C library"
 else
 	fail "an SH compiler that needs no plugin links against its own C library"
@@ -353,9 +353,16 @@ fi
 mkdir -p "$T/notmusl"
 expect_fail "a MUSL_SRC that is not a musl source tree is refused" \
 	"notmusl is not a musl source tree with SH support" \
-	env BENCH_ARCH=sh4 BUILD="$T/bsh" MUSL_SRC="$T/notmusl" bash -c ". '$TOP/scripts/lib.sh'; SH_CC_FLAGS=-fplugin=none.so; sh_libc_setup '$T/shcc/bad-'"
+	env BENCH_ARCH=sh4 BUILD="$T/bsh" MUSL_SRC="$T/notmusl" bash -c ". '$TOP/scripts/lib.sh'; ARCH_CFLAGS=-fplugin=none.so; sh_libc_setup '$T/shcc/bad-'"
+# Hooks are per architecture: loading another one's file leaves none of
+# sh4's behind, and an architecture without hooks adds no flags.
+if env BENCH_ARCH=sh4 SH4_CROSS="$T/shcc/bad-" BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; load_arch arm64; arch_cc_setup; arch_libc_setup; [ -z \"\$ARCH_CFLAGS\$ARCH_LIBC_FLAGS\$ARCH_LIBC_DIR\" ]" >"$T/out" 2>&1; then
+	ok "an architecture without hooks adds no flags, after another's"
+else
+	fail "an architecture without hooks adds no flags, after another's"
+fi
 if command -v sh4-linux-gnu-gcc >/dev/null; then
-	if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; sh_cc_setup sh4-linux-gnu-; sh_cc_probe sh4-linux-gnu- \$SH_CC_FLAGS" >"$T/out" 2>&1 ||
+	if env BENCH_ARCH=sh4 BUILD="$T/bsh" bash -c ". '$TOP/scripts/lib.sh'; sh_cc_setup sh4-linux-gnu-; sh_cc_probe sh4-linux-gnu- \$ARCH_CFLAGS" >"$T/out" 2>&1 ||
 		grep -q "miscompiles" "$T/out"; then
 		ok "the installed sh4-linux-gnu-gcc is judged ($(grep -q plugin-dev "$T/out" && echo 'refused: no plugin headers' || grep -q 'sh_treg_combine off' "$T/out" && echo 'used with the plugin' || echo 'used as it is'))"
 	else

@@ -5,9 +5,9 @@
 # busybox-static, the static benchmarks from tools/testing/selinux-avc-bench,
 # the SELinux policy (policy.sh), a copy of sys/types.h and the init
 # script from guest/; where BENCH_ARCH's settings say BA_INIT=c (no
-# busybox for it), sinit.c is /init and there is no shell.  On SH4 with
-# Debian's compiler the programs are linked against musl (sh_libc_setup
-# in scripts/lib.sh).
+# busybox for it), sinit.c is /init and there is no shell.  The
+# compiler's flags and C library are the architecture's (guest_cc in
+# scripts/lib.sh: on SH4 with Debian's compiler, musl).
 # Usage: guest.sh [project|debian]   (default: $POLICY or project)
 . "$(dirname "$0")/../../../scripts/lib.sh"
 lock_build
@@ -23,24 +23,16 @@ BUSYBOX=
 [ "$BA_INIT" = c ] || BUSYBOX=$(guest_busybox)
 
 need_initramfs_tools
-command -v "$BA_CC" >/dev/null ||
-	die "$BA_CC not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
-SH_CC_FLAGS=
-SH_LIBC_FLAGS=
-SH_LIBC_DIR=
-if [ "$BA_KARCH" = sh ]; then
-	sh_cc_setup "$BA_CROSS"
-	sh_libc_setup "$BA_CROSS"
-fi
+guest_cc
 types_h=
-for f in ${SH_LIBC_DIR:+"$SH_LIBC_DIR/include/sys/types.h"} \
+for f in ${ARCH_LIBC_DIR:+"$ARCH_LIBC_DIR/include/sys/types.h"} \
 	"$BA_SYSROOT/include/sys/types.h" /usr/include/x86_64-linux-gnu/sys/types.h; do
 	[ -f "$f" ] && { types_h=$f; break; }
 done
 [ -n "$types_h" ] || die "no $BA_SYSROOT/include/sys/types.h: apt-get install $BA_PACKAGES"
 
 msg "building benchmarks ($BENCH_ARCH, $BA_CC)"
-make -s -C "$TOP/tools/testing/selinux-avc-bench" OUT="$G/bin" CC="$BA_CC${SH_CC_FLAGS:+ $SH_CC_FLAGS}${SH_LIBC_FLAGS:+ $SH_LIBC_FLAGS}" ||
+make -s -C "$TOP/tools/testing/selinux-avc-bench" OUT="$G/bin" CC="$GUEST_CC" ||
 	die "benchmark build failed"
 "$TOP/tools/testing/selinux-avc-bench/policy.sh" "$kind"
 

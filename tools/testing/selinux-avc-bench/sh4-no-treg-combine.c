@@ -5,7 +5,7 @@
  * passes, which there delete the load and the tst in front of a
  * conditional branch ("return *p ? 3 : 9" becomes a branch on whatever the
  * T bit holds), so that kernels built with it hang at boot.  Without the
- * passes the code is the plain load, tst and branch.  scripts/lib.sh
+ * passes the code is the plain load, tst and branch.  scripts/arch/sh4.sh
  * (sh_cc_setup) builds it with the host's g++ against that compiler's
  * plugin headers and uses it only when a probe shows the miscompilation
  * and shows it gone with the plugin.  Built kernels then differ from

@@ -23,11 +23,8 @@ BUSYBOX=$(guest_busybox)
 need_initramfs_tools
 
 msg "building the matrix programs"
-command -v "$BA_CC" >/dev/null ||
-	die "$BA_CC not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
-SH_CC_FLAGS=
-[ "$BA_KARCH" != sh ] || sh_cc_setup "$BA_CROSS"
-make -s -C "$TOP/tools/testing/selinux-avc-matrix" OUT="$G/bin" CC="$BA_CC${SH_CC_FLAGS:+ $SH_CC_FLAGS}" ||
+guest_cc
+make -s -C "$TOP/tools/testing/selinux-avc-matrix" OUT="$G/bin" CC="$GUEST_CC" ||
 	die "building tools/testing/selinux-avc-matrix failed"
 
 # Class and permission declarations from mdp, via the benchmark's policy
