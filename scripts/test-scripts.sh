@@ -395,7 +395,8 @@ for m in gcc:0f1f840001a01b5e:0f1f840002a01b5e \
 	IFS=: read -r cc b e <<<"$m"
 	command -v "$cc" >/dev/null || continue
 	hex=
-	if "$cc" -O2 -I"$TOP/tools/testing/selinux-avc-bench" -c -o "$T/mark.o" "$T/mark.c" 2>"$T/out" &&
+	if "$cc" -O2 -I"$TOP/tools/testing/selinux-avc-bench" -I"$TOP/tools/testing/selinux-avc-common" \
+		-c -o "$T/mark.o" "$T/mark.c" 2>"$T/out" &&
 	   "${cc%gcc}objcopy" -O binary -j .text "$T/mark.o" "$T/mark.bin" 2>>"$T/out" &&
 	   hex=$(od -An -v -tx1 "$T/mark.bin" | tr -d ' \n') &&
 	   [[ $hex == *"$b"* && $hex == *"$e"* ]]; then

@@ -76,7 +76,8 @@ c=$tmp/top
 mkdir -p "$c/tools/testing" "$c/configs" "$c/build/src/debian/pristine" "$tmp/home/tmp"
 cp -r "$TOP/scripts" "$c/"
 cp -r "$TOP/configs/arch" "$c/configs/"
-cp -r "$TOP/tools/testing/selinux-avc-bench" "$TOP/tools/testing/selinux-avc-matrix" "$c/tools/testing/"
+cp -r "$TOP/tools/testing/selinux-avc-bench" "$TOP/tools/testing/selinux-avc-matrix" \
+	"$TOP/tools/testing/selinux-avc-common" "$c/tools/testing/"
 (cd "$PRISTINE" && cp -r --parents usr/gen_init_cpio.c scripts/selinux/mdp/mdp.c \
 	include security/selinux/include "$c/build/src/debian/pristine/")
 # policy.sh takes mdp's filesystem options from the stock guest config.

@@ -1,41 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared helpers for the SELinux AVC benchmarks: timing, argument parsing
- * and error reporting.  Under qemu with -icount shift=0 one guest
- * nanosecond is one guest instruction.
+ * Shared helpers for the SELinux AVC benchmarks: timing and argument
+ * parsing (error reporting is avctest.h's, shared with the other suites).
+ * Under qemu with -icount shift=0 one guest nanosecond is one guest
+ * instruction.
  */
 #ifndef SELINUX_AVC_BENCH_H
 #define SELINUX_AVC_BENCH_H
 
-#include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
-#include <unistd.h>
 
-#define __noreturn		__attribute__((noreturn))
-#define __printf(a, b)		__attribute__((format(printf, a, b)))
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
-
-static const char *bench_prog = "bench";
-
-static inline void __noreturn __printf(1, 2)
-die(const char *fmt, ...)
-{
-	int err = errno;
-	va_list ap;
-
-	fprintf(stderr, "%s: ", bench_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (err)
-		fprintf(stderr, ": %s", strerror(err));
-	fputc('\n', stderr);
-	exit(1);
-}
+#include "avctest.h"
 
 static inline unsigned long long now_ns(void)
 {

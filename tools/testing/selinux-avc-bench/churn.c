@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 	struct stat st;
 	int opt, rt = 0;
 
-	bench_prog = "churn";
+	prog_name = "churn";
 	while ((opt = getopt(argc, argv, "p:r")) != -1) {
 		switch (opt) {
 		case 'p':

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 	const char *dir = "/tmp";
 	int opt;
 
-	bench_prog = "lat_fs";
+	prog_name = "lat_fs";
 	while ((opt = getopt(argc, argv, "dN:")) != -1) {
 		switch (opt) {
 		case 'd':

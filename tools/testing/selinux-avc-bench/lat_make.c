@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 	unsigned long runs = DEFAULT_RUNS;
 	unsigned long long t0, ns;
 
-	bench_prog = "lat_make";
+	prog_name = "lat_make";
 	while ((opt = getopt(argc, argv, "N:d:f:H:")) != -1) {
 		switch (opt) {
 		case 'N':

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
 	struct stat st;
 	int fd;
 
-	bench_prog = "lat_mmap";
+	prog_name = "lat_mmap";
 	iters = bench_parse_n(argc, argv, iters, 1, print_usage);
 	if (optind < argc)
 		file = argv[optind];

@@ -135,7 +135,7 @@ int main(int argc, char **argv)
 	const char *mode = "pipe";
 	unsigned long long ns;
 
-	bench_prog = "lat_pipe";
+	prog_name = "lat_pipe";
 	iters = bench_parse_n(argc, argv, iters, 1, print_usage);
 	if (optind < argc)
 		mode = argv[optind];

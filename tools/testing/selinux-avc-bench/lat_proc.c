@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 	size_t i;
 	int opt;
 
-	bench_prog = "lat_proc";
+	prog_name = "lat_proc";
 	while ((opt = getopt(argc, argv, "N:p:")) != -1) {
 		switch (opt) {
 		case 'N':

@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 	const struct op *op = NULL;
 	size_t i;
 
-	bench_prog = "lat_syscall";
+	prog_name = "lat_syscall";
 	iters = bench_parse_n(argc, argv, iters, 2, print_usage);
 	if (optind >= argc)
 		print_usage();

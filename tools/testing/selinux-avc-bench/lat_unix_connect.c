@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 	int lfd, status;
 	pid_t pid;
 
-	bench_prog = "lat_unix_connect";
+	prog_name = "lat_unix_connect";
 	iters = bench_parse_n(argc, argv, iters, 1, print_usage);
 	if (optind < argc)
 		dir = argv[optind];

@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 	const char *dir = "/tmp";
 	char top[PATH_MAX];
 
-	bench_prog = "pathwalk";
+	prog_name = "pathwalk";
 	while ((opt = getopt(argc, argv, "N:f:d:")) != -1) {
 		switch (opt) {
 		case 'N':

@@ -37,19 +37,6 @@ static void __noreturn print_usage(void)
 	exit(2);
 }
 
-static void write_attr(const char *path, const char *val)
-{
-	size_t len = strlen(val);
-	int fd;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		die("open %s", path);
-	if (write(fd, val, len) != (ssize_t)len)
-		die("write '%s' to %s", val, path);
-	close(fd);
-}
-
 static int do_context(int argc, char **argv)
 {
 	char path[64], buf[256];
@@ -91,35 +78,9 @@ static int do_label(int argc, char **argv)
 
 static int do_load(int argc, char **argv)
 {
-	struct stat st;
-	size_t done = 0;
-	ssize_t n;
-	char *buf;
-	int fd;
-
 	if (argc != 1)
 		print_usage();
-	fd = open(argv[0], O_RDONLY);
-	if (fd < 0 || fstat(fd, &st))
-		die("open %s", argv[0]);
-	buf = malloc(st.st_size ? st.st_size : 1);
-	if (!buf)
-		die("malloc");
-	while (done < (size_t)st.st_size) {
-		n = read(fd, buf + done, st.st_size - done);
-		if (n <= 0)
-			die("read %s", argv[0]);
-		done += n;
-	}
-	close(fd);
-	fd = open("/sys/fs/selinux/load", O_WRONLY);
-	if (fd < 0)
-		die("open /sys/fs/selinux/load");
-	n = write(fd, buf, done);
-	if (n != (ssize_t)done)
-		die("load %s (%zu bytes)", argv[0], done);
-	close(fd);
-	free(buf);
+	load_policy(argv[0]);
 	return 0;
 }
 
@@ -159,14 +120,14 @@ static int do_exec(int argc, char **argv)
 {
 	if (argc < 2)
 		print_usage();
-	write_attr("/proc/self/attr/exec", argv[0]);
+	write_file("/proc/self/attr/exec", argv[0], strlen(argv[0]));
 	execv(argv[1], argv + 1);
 	die("exec %s in %s", argv[1], argv[0]);
 }
 
 int main(int argc, char **argv)
 {
-	bench_prog = "serun";
+	prog_name = "serun";
 	if (argc < 2)
 		print_usage();
 	if (!strcmp(argv[1], "exec"))

@@ -82,17 +82,10 @@ static void read_line(const char *path, char *buf, size_t size)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-static int write_file(const char *path, const char *val)
+/* Write the string @val to @path: 0, or -1 with errno set. */
+static int write_str(const char *path, const char *val)
 {
-	size_t len = strlen(val);
-	int fd = open(path, O_WRONLY);
-	int ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, val, len) == (ssize_t)len;
-	close(fd);
-	return ok ? 0 : -1;
+	return try_write_file(path, val, strlen(val));
 }
 
 /* Print every line of PATH behind PREFIX. */
@@ -108,34 +101,6 @@ static void print_file(const char *prefix, const char *path)
 		say("%s%s", prefix, line);
 	}
 	fclose(f);
-}
-
-static void load_policy(const char *path)
-{
-	struct stat st;
-	size_t done = 0;
-	ssize_t n;
-	char *buf;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st))
-		fail("policy load failed: open %s: %s", path, strerror(errno));
-	buf = malloc(st.st_size ? st.st_size : 1);
-	if (!buf)
-		fail("policy load failed: out of memory");
-	while (done < (size_t)st.st_size) {
-		n = read(fd, buf + done, st.st_size - done);
-		if (n <= 0)
-			fail("policy load failed: read %s", path);
-		done += n;
-	}
-	close(fd);
-	fd = open("/sys/fs/selinux/load", O_WRONLY);
-	if (fd < 0 || write(fd, buf, done) != (ssize_t)done)
-		fail("policy load failed: %s", strerror(errno));
-	close(fd);
-	free(buf);
 }
 
 static int label_one(const char *path, const struct stat *st, int type,
@@ -207,7 +172,7 @@ static int run(char *const argv[], int out_fd, const char *ctx,
 		dup2(pfd[1], 2);
 		close(pfd[0]);
 		close(pfd[1]);
-		if (ctx && *ctx && write_file("/proc/self/attr/exec", ctx)) {
+		if (ctx && *ctx && write_str("/proc/self/attr/exec", ctx)) {
 			fprintf(stderr, "sinit: cannot set exec context %s\n", ctx);
 			_exit(126);
 		}
@@ -280,8 +245,8 @@ static void set_bool(const char *name, const char *val)
 	char path[128];
 
 	snprintf(path, sizeof(path), "/sys/fs/selinux/booleans/%s", name);
-	if (write_file(path, val) ||
-	    write_file("/sys/fs/selinux/commit_pending_bools", "1"))
+	if (write_str(path, val) ||
+	    write_str("/sys/fs/selinux/commit_pending_bools", "1"))
 		fail("cannot set boolean %s", name);
 }
 
@@ -402,10 +367,11 @@ int main(int argc, char **argv)
 	char *ctx_argv[] = { "/bench/serun", "context", NULL };
 	char kind[64] = "none", buf[512];
 	const char *scen = getenv("BENCH_SCENARIO");
+	const char *step;
 	int enforcing = 0;
 	size_t i;
 
-	bench_prog = "sinit";
+	prog_name = "sinit";
 	setenv("PATH", "/bench", 1);
 	if (s) {
 		scale = strtoul(s, NULL, 10);
@@ -422,7 +388,9 @@ int main(int argc, char **argv)
 	    !access("/sys/fs/selinux/load", F_OK)) {
 		enforcing = 1;
 		read_line(POLICY "kind", kind, sizeof(kind));
-		load_policy(POLICY "policy.bin");
+		if (try_load_policy(POLICY "policy.bin", &step))
+			fail("policy load failed: %s " POLICY "policy.bin: %s",
+			     step, strerror(errno));
 		/* The console the kernel opened is the initramfs' one. */
 		apply_labels("/dev/console");
 	}
@@ -437,7 +405,7 @@ int main(int argc, char **argv)
 		fail("mount tmpfs");
 	if (enforcing) {
 		apply_labels(NULL);
-		if (write_file("/sys/fs/selinux/enforce", "1"))
+		if (write_str("/sys/fs/selinux/enforce", "1"))
 			fail("cannot set enforcing");
 		read_line("/sys/fs/selinux/enforce", buf, sizeof(buf));
 		if (strcmp(buf, "1"))

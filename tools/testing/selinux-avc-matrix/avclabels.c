@@ -525,7 +525,7 @@ static int run(unsigned int seed, int rounds)
 
 int main(int argc, char **argv)
 {
-	prog = "avclabels";
+	prog_name = "avclabels";
 	if (argc >= 2 && !strcmp(argv[1], "make"))
 		return child(argc - 2, argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "run"))

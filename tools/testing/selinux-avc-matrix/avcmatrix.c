@@ -2464,7 +2464,7 @@ static int run(const char *phase, const char *outpath)
 
 int main(int argc, char **argv)
 {
-	prog = "avcmatrix";
+	prog_name = "avcmatrix";
 	if (argc >= 2 && !strcmp(argv[1], "child"))
 		return child(argc - 2, argv + 2);
 	if (argc == 2 && !strcmp(argv[1], "target"))

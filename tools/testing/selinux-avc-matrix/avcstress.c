@@ -650,7 +650,7 @@ static int run(long iters, double seconds, int nh, int hold)
 
 int main(int argc, char **argv)
 {
-	prog = "avcstress";
+	prog_name = "avcstress";
 	if (argc == 3 && !strcmp(argv[1], "hammer"))
 		return hammer(atoi(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "held"))

@@ -3,36 +3,14 @@
 #define SELINUX_AVC_MATRIX_COMMON_H
 
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 
+#include "avctest.h"
+
 #define CTX(type)	"system_u:system_r:" type ":s0"
 #define XATTR_SELINUX	"security.selinux"
-
-static const char *prog = "avc-matrix";
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	int err = errno;
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, ": %s\n", strerror(err));
-	exit(1);
-}
 
 /* The name of errno value E ("ok" for 0), as the result files spell it */
 static __attribute__((unused)) const char *errname(int e)
@@ -71,48 +49,6 @@ static void label(const char *path, const char *type)
 	snprintf(ctx, sizeof(ctx), "system_u:object_r:%s:s0", type);
 	if (lsetxattr(path, XATTR_SELINUX, ctx, strlen(ctx) + 1, 0))
 		die("label %s %s", path, ctx);
-}
-
-static void write_file(const char *path, const char *buf, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		die("open %s", path);
-	if (write(fd, buf, len) != (ssize_t)len)
-		die("write '%.*s' to %s", (int)len, buf, path);
-	close(fd);
-}
-
-/* Load a binary policy: selinuxfs wants it in a single write(). */
-static void load_policy(const char *path)
-{
-	struct stat st;
-	size_t done = 0;
-	ssize_t n;
-	char *buf;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st))
-		die("open %s", path);
-	buf = malloc(st.st_size ? st.st_size : 1);
-	if (!buf)
-		die("malloc");
-	while (done < (size_t)st.st_size) {
-		n = read(fd, buf + done, st.st_size - done);
-		if (n <= 0)
-			die("read %s", path);
-		done += n;
-	}
-	close(fd);
-	fd = open("/sys/fs/selinux/load", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		die("open /sys/fs/selinux/load");
-	if (write(fd, buf, done) != (ssize_t)done)
-		die("load %s", path);
-	close(fd);
-	free(buf);
 }
 
 /* Fork a child that enters DOMAIN by exec'ing ARGV. */
