@@ -100,12 +100,11 @@ boot() {
 	bench_guest "$BENCH_TIMEOUT" "$OUTDIR/$k-$flavor/$BA_IMAGE" "$initrd" "$append" "$log"
 }
 
-# Results a guest of MODE prints (guest/run.sh).
+# Results a guest of MODE prints.
 nresults() {
 	case $1 in
-	churn-*) echo 4 ;;
-	# sinit.c has no shell for the fork+/bin/sh -c and make rows.
-	*) [ "$BA_INIT" = c ] && echo 21 || echo 23 ;;
+	churn-*) bench_nresults churn ;;
+	*) bench_nresults ;;
 	esac
 }
 

@@ -282,6 +282,22 @@ guest_cc() {
 	GUEST_CC="$BA_CC${ARCH_CFLAGS:+ $ARCH_CFLAGS}${ARCH_LIBC_FLAGS:+ $ARCH_LIBC_FLAGS}"
 }
 
+# The benchmark's rows and guest benchmarks (the header of the file says
+# what each line means).
+BENCH_ROWS=$TOP/tools/testing/selinux-avc-bench/rows.conf
+
+# bench_nresults [churn]: the RESULT lines a benchmark guest of BENCH_ARCH
+# prints, one per row of BENCH_ROWS (with churn: per row of the churn
+# scenario's benchmarks); a guest without busybox (BA_INIT=c) has no
+# shell for the benchmarks that need one.
+bench_nresults() {
+	awk -v churn="${1:-}" -v noshell="$([ "$BA_INIT" = c ] && echo 1)" '
+		$1 == "op" { needs[$2] = $4 }
+		$1 == "churn" { for (i = 2; i <= NF; i++) inchurn[$i] = 1 }
+		$1 == "row" && (!churn || inchurn[$3]) && !(noshell && needs[$3] != "-") { n++ }
+		END { print n + 0 }' "$BENCH_ROWS"
+}
+
 # bench_guest TIMEOUT BZIMAGE INITRD APPEND LOG [QEMU-ARG...]: boot one
 # benchmark guest under qemu TCG, console to LOG.  The virtual clock counts
 # instructions and the RTC starts at a fixed date, so the guest sees the

@@ -22,25 +22,21 @@
 . "$(dirname "$0")/lib.sh"
 lock_build
 
-# row key -> "guest benchmark:window mask" (lat_fs times a warm-up create
-# and unlink, then the measured create (window 3) and unlink (window 4);
-# with -d the same for mkdir and rmdir).
-# macro is per run of the whole script, not per operation.
-declare -A rows=(
-	[null]=null:1 [read]=read:1 [write]=write:1 [stat]=stat:1
-	[fstat]=fstat:1 [open]=open:1 [socket]=socket:1 [pipe_self]=pipe_self:1
-	[pipe]=pipe:1 [unix]=unix:1 [fs_create]=fs:4 [fs_unlink]=fs:8
-	[fs_create_unlink]=fs:12 [fs_mkdir]=fs_dir:4 [fs_rmdir]=fs_dir:8
-	[pathwalk]=pathwalk:1 [fork]=fork:1 [exec]=exec:1
-	[exec_trans]=exec_trans:1 [shell]=shell:1 [mmap]=mmap:1
-	[unix_connect]=unix_connect:1 [macro]=macro:1
-)
+# row key -> "guest benchmark:window mask:unit" (BENCH_ROWS' row lines:
+# lat_fs times a warm-up create and unlink, then the measured create
+# (window 3) and unlink (window 4); the macro row is per run of a whole
+# workload, not per operation).
+declare -A rows=()
+while read -r kind key gop windows unit _; do
+	if [ "$kind" = row ]; then
+		rows[$key]=$gop:$windows:$unit
+	fi
+done < "$BENCH_ROWS"
 op=${1:-}
 [ -n "$op" ] && [ -n "${rows[$op]:-}" ] ||
 	die "usage: make profile OP=<row>; rows: $(echo "${!rows[@]}" | tr ' ' '\n' | sort | tr '\n' ' ')"
 flavor=${2:-$BA_FRAGMENT}
-guest_op=${rows[$op]%:*}
-mask=${rows[$op]#*:}
+IFS=: read -r guest_op mask unit <<<"${rows[$op]}"
 POLICY=${POLICY:-project}
 PROFILE_SCALE=${PROFILE_SCALE:-10}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}
@@ -114,8 +110,7 @@ for s in "${specs[@]}"; do
 	! grep -aq 'SELINUX-AVC-BENCH: ERROR' "$log" ||
 		die "guest error: $(grep -a 'SELINUX-AVC-BENCH: ERROR' "$log" | head -1)"
 done
-# The macro row's window is one run of a whole workload.
-unit=operation
-[ "$op" = macro ] && unit=run
+# A macro row's window is one run of a whole workload.
+[ "$unit" = run ] || unit=operation
 PROFILE_WINDOWS=$mask PROFILE_UNIT=$unit python3 "$psrc/profile.py" "$op" "$RESULTS" "${specs[@]}"
 msg "results: ${RESULTS#"$TOP"/}/profile-$op.{txt,csv}"

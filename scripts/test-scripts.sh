@@ -407,6 +407,47 @@ for m in gcc:0f1f840001a01b5e:0f1f840002a01b5e \
 	fi
 done
 
+# 17a. rows.conf: the guest's run.sh runs each op line's program with
+#      -N (the count scaled, plus one) and its arguments, in order; the
+#      churn scenario its ops; BENCH_OP one, with its windows.  Under
+#      busybox sh, with programs that print their command line as a result.
+if [ -x /bin/busybox ]; then
+	G=$T/rows/bench
+	mkdir -p "$G"
+	sed "s|/bench|$G|g" "$TOP/tools/testing/selinux-avc-bench/guest/run.sh" >"$G/run.sh"
+	sed "s|/bench|$G|g" "$TOP/tools/testing/selinux-avc-bench/rows.conf" >"$G/rows.conf"
+	for p in $(awk '$1 == "op" { print $5 }' "$G/rows.conf") serun; do
+		printf '#!/bin/sh\necho "${0##*/} $*${BENCH_WINDOWS:+ windows}: 1.0 microseconds" >&2\n' >"$G/$p"
+		chmod +x "$G/$p"
+	done
+	(cd "$T/rows" && env -i PATH=/bin:/usr/bin BENCH_SCALE=10 /bin/busybox sh "$G/run.sh") 2>&1 |
+		sed -n "s|$G|/bench|g; s|^SELINUX-AVC-BENCH: RESULT ||p" >"$T/rows/all"
+	(cd "$T/rows" && env -i PATH=/bin:/usr/bin BENCH_SCENARIO=churn /bin/busybox sh "$G/run.sh") 2>&1 |
+		sed -n 's|^SELINUX-AVC-BENCH: RESULT ||p' >"$T/rows/churn"
+	(cd "$T/rows" && env -i PATH=/bin:/usr/bin BENCH_OP=fs_dir /bin/busybox sh "$G/run.sh") 2>&1 |
+		sed -n 's|^SELINUX-AVC-BENCH: RESULT ||p' >"$T/rows/op"
+	cp "$T/rows/all" "$T/out"
+	if [ "$(wc -l <"$T/rows/all")" -eq "$(grep -c '^op ' "$G/rows.conf")" ] &&
+	   [ "$(head -1 "$T/rows/all")" = "lat_syscall -N 20001 null: 1.0 microseconds" ] &&
+	   grep -qx 'lat_fs -N 501 -d /tmp: 1.0 microseconds' "$T/rows/all" &&
+	   grep -qx 'lat_proc -N 101 -p /bench/hello_trans exec_trans: 1.0 microseconds' "$T/rows/all" &&
+	   [ "$(tail -1 "$T/rows/all")" = "lat_make -N 1 /tmp /bench/make.sh: 1.0 microseconds" ] &&
+	   [ "$(cut -d' ' -f1,4 "$T/rows/churn" | tr '\n' ' ')" = "lat_syscall stat: lat_syscall read: lat_syscall open: pathwalk /tmp: " ] &&
+	   [ "$(cat "$T/rows/op")" = "lat_fs -N 5001 -d /tmp windows: 1.0 microseconds" ]; then
+		ok "rows.conf: run.sh runs its benchmarks, the churn scenario's and BENCH_OP's"
+	else
+		fail "rows.conf: run.sh runs its benchmarks, the churn scenario's and BENCH_OP's"
+	fi
+fi
+# Each guest benchmark's results are rows: the guest prints as many
+# results as bench.sh waits for.
+if [ "$(bench_nresults)" -eq 23 ] && [ "$(bench_nresults churn)" -eq 4 ] &&
+   [ "$(BA_INIT=c bench_nresults)" -eq 21 ]; then
+	ok "rows.conf: 23 results (21 without a shell), 4 in the churn scenario"
+else
+	fail "rows.conf: 23 results (21 without a shell), 4 in the churn scenario"
+fi
+
 # 17. report.py: the suite's table and files as before, the churn scenario
 #     in a table of its own and after the suite's rows, and a churn run
 #     that went wrong is refused.  Logs made up here, figures in us.
@@ -426,8 +467,8 @@ fake_log() {
 		fi
 		if [ "${4:-}" = churn ]; then
 			echo "$M: CHURN start: 64 files, a stat every 20 us, cache_threshold 32"
-			for l in "Churn stat:5" "Churn read:0.8" "Churn open/close:8" \
-				 "Churn path walk 4096 files depth 4:7"; do
+			for l in "Simple stat:5" "Simple read:0.8" "Simple open/close:8" \
+				 "Path walk 4096 files depth 4:7"; do
 				v=$(awk -v a="${l##*:}" -v b="$scale" 'BEGIN { printf "%.4f", a * b }')
 				echo "$M: RESULT ${l%:*}: $v microseconds"
 			done

@@ -46,12 +46,13 @@ if [ "${1:-}" = --as-user ]; then
 	progress "guest" bench_guest "$UNPRIV_TIMEOUT" "$img" "$BUILD/guest/initrd-project.gz" \
 		"console=ttyS0 quiet BENCH_SCALE=1" "$log" || rc=$?
 	n=$(grep -ac "$M: RESULT" "$log" || true)
+	want=$(bench_nresults)
 	[ $rc -eq 0 ] || die "qemu exit $rc$([ $rc -eq 124 ] && echo " (timeout after ${UNPRIV_TIMEOUT}s)")"
 	grep -aq "$M: BEGIN mode=enforcing" "$log" || die "the guest did not start the benchmark with SELinux enforcing"
 	! grep -aE "$M: (ERROR|CHECK FAILED)" "$log" >&2 || die "the guest reported errors"
-	[ "$n" -eq 23 ] || die "the guest printed $n of 23 results"
+	[ "$n" -eq "$want" ] || die "the guest printed $n of $want results"
 	grep -aq "$M: END" "$log" || die "the guest did not reach its end marker"
-	msg "guest: enforcing, 23 results and the end marker, in $((SECONDS - t0))s"
+	msg "guest: enforcing, $want results and the end marker, in $((SECONDS - t0))s"
 	exit 0
 fi
 

@@ -3,8 +3,8 @@
 # Build the benchmark guest's initramfs:
 #   build/guest/initrd-<policy>.gz
 # busybox-static, the static benchmarks from tools/testing/selinux-avc-bench,
-# the SELinux policy (policy.sh), a copy of sys/types.h and the init
-# script from guest/; where BENCH_ARCH's settings say BA_INIT=c (no
+# the SELinux policy (policy.sh), a copy of sys/types.h, rows.conf and the
+# init script from guest/; where BENCH_ARCH's settings say BA_INIT=c (no
 # busybox for it), sinit.c is /init and there is no shell.  The
 # compiler's flags and C library are the architecture's (guest_cc in
 # scripts/lib.sh: on SH4 with Debian's compiler, musl).
@@ -47,6 +47,8 @@ done
 cp "$G/bin/hello" "$root/bench/hello_trans"
 ln -s ../bench/serun "$root/bin/serun"
 cp "$TOP/tools/testing/selinux-avc-bench/guest/run.sh" "$root/bench/run.sh"
+# The benchmarks to run, for run.sh and sinit.c alike.
+cp "$TOP/tools/testing/selinux-avc-bench/rows.conf" "$root/bench/rows.conf"
 cp "$TOP/tools/testing/selinux-avc-bench/guest/make.sh" "$root/bench/make.sh"
 if [ -n "$BUSYBOX" ]; then
 	cp "$TOP/tools/testing/selinux-avc-bench/guest/init" "$root/init"

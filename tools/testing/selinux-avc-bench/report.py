@@ -12,54 +12,36 @@ Usage: report.py RESULTS_DIR KERNEL:MODE:LOG...
   whole workload: a table of their own too, after the per-operation rows
   in bench.csv and bench.json, and in bench-run.dat (bench.png's second
   panel) instead of bench.dat.
+The rows, their labels and descriptions are rows.conf's.
 Exits 1 with a message when a log is incomplete or a check failed.
 """
 import json
+import os
 import re
 import sys
 
+# rows.py, beside this file; no __pycache__ in the source tree.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rows as rowsconf  # noqa: E402
+
 MARK = 'SELINUX-AVC-BENCH: '
 
-# lmbench-style label -> (key, description), in table order.
-TESTS = [
-    ('Simple syscall', 'null', 'null call (getppid)'),
-    ('Simple read', 'read', 'read 1 byte /dev/zero'),
-    ('Simple write', 'write', 'write 1 byte /dev/null'),
-    ('Simple stat', 'stat', 'stat'),
-    ('Simple fstat', 'fstat', 'fstat'),
-    ('Simple open/close', 'open', 'open+close'),
-    ('Simple socket/close', 'socket', 'AF_UNIX socket+close'),
-    ('Pipe self write+read', 'pipe_self', 'pipe write+read, 1 process'),
-    ('Pipe latency', 'pipe', 'pipe round trip, 2 processes'),
-    ('AF_UNIX sock stream latency', 'unix', 'AF_UNIX round trip'),
-    ('File create', 'fs_create', 'tmpfs create'),
-    ('File unlink', 'fs_unlink', 'tmpfs unlink'),
-    ('File create+unlink', 'fs_create_unlink', 'tmpfs create+unlink'),
-    ('Dir mkdir', 'fs_mkdir', 'tmpfs mkdir'),
-    ('Dir rmdir', 'fs_rmdir', 'tmpfs rmdir'),
-    ('Path walk', 'pathwalk', 'stat, 4096 files, depth 4'),
-    ('Process fork+exit', 'fork', 'fork+exit'),
-    ('Process fork+execve', 'exec', 'fork+execve, same domain'),
-    ('Process fork+execve domain transition', 'exec_trans', 'fork+execve, domain transition'),
-    ('Process fork+/bin/sh -c', 'shell', 'fork+/bin/sh -c (busybox)'),
-    ('Mmap file', 'mmap', 'mmap+touch+munmap, 5.7K file'),
-    ('AF_UNIX connect', 'unix_connect', 'AF_UNIX connect+accept'),
-]
+# The rows (rows.conf): lmbench-style label -> (key, description), in
+# table order, and the guest benchmark (op) of each key.
+_, _CHURN, _ROWS = rowsconf.load()
+TESTS = [(r.label, r.key, r.description) for r in _ROWS if r.unit == 'op']
 # Macro rows: one figure per run of a whole workload, not per operation.
 # They print in a table of their own and follow TESTS in bench.csv and
 # bench.json, where each carries its unit.
-RUN_TESTS = [
-    ('Make no-change', 'macro', 'no-change make (sh script)'),
-]
+RUN_TESTS = [(r.label, r.key, r.description) for r in _ROWS if r.unit == 'run']
 RUN_UNIT = 'guest instructions per run'
-# The churn scenario's rows (guest/run.sh relabels them), under keys of
-# their own in bench.csv and bench.json.
-CHURN_TESTS = [
-    ('Churn stat', 'churn_stat', 'stat'),
-    ('Churn read', 'churn_read', 'read 1 byte /dev/zero'),
-    ('Churn open/close', 'churn_open', 'open+close'),
-    ('Churn path walk', 'churn_pathwalk', 'stat, 4096 files, depth 4'),
-]
+# The churn scenario's rows: its ops' rows, printed by the guest with the
+# suite's labels, under keys of their own in bench.csv and bench.json.
+CHURN_TESTS = [(r.label, 'churn_' + r.key, r.description)
+               for op in _CHURN for r in _ROWS if r.op == op and r.unit == 'op']
+ROW_OP = {r.key: r.op for r in _ROWS}
+ROW_OP.update({'churn_' + r.key: r.op for r in _ROWS})
 KERNELS = ['stock', 'patched']
 MODES = ['none', 'selinux']
 CHURN_MODES = ['churn-none', 'churn-selinux']
@@ -97,9 +79,10 @@ def parse(kernel, mode, path):
         elif tag == 'ERROR':
             fail('%s %s: guest error: %s (log: %s)' % (kernel, mode, rest, path))
         elif tag == 'SKIP':
-            # A row this guest cannot run (sinit.c: no shell), with why.
-            key, _, why = rest.partition(' ')
-            run['skipped'][key] = why
+            # A benchmark (op) this guest cannot run (sinit.c: no
+            # shell), with why.
+            op, _, why = rest.partition(' ')
+            run['skipped'][op] = why
         elif tag == 'CONTEXT':
             run['context'] = rest
         elif tag == 'CHECK':
@@ -137,7 +120,7 @@ def parse(kernel, mode, path):
     if bad:
         fail('%s: policy check failed: %s' % (where, bad[0]))
     missing = [k for _, k, _ in tests
-               if k not in run['results'] and k not in run['skipped']]
+               if k not in run['results'] and ROW_OP[k] not in run['skipped']]
     if missing:
         fail('%s: missing results: %s' % (where, ', '.join(missing)))
     if churn:
@@ -297,12 +280,13 @@ def main():
                  % (spec, ' '.join(KERNELS), ' '.join(MODES + CHURN_MODES)))
         runs[(kernel, mode)] = parse(kernel, mode, path)
     kernels = [k for k in KERNELS if any((k, m) in runs for m in MODES)]
-    # Rows that a guest could not run are left out of every output.
+    # Rows of benchmarks that a guest could not run are left out of every
+    # output.
     skipped = {}
     for r in runs.values():
         skipped.update(r['skipped'])
-    tests = [t for t in TESTS if t[1] not in skipped]
-    run_tests = [t for t in RUN_TESTS if t[1] not in skipped]
+    tests = [t for t in TESTS if ROW_OP[t[1]] not in skipped]
+    run_tests = [t for t in RUN_TESTS if ROW_OP[t[1]] not in skipped]
     churn_kernels = [k for k in KERNELS if any((k, m) in runs for m in CHURN_MODES)]
 
     rows = make_rows(runs, kernels, tests, MODES)

@@ -7,8 +7,9 @@
  * benchmark in the confined domain and print its lines between the
  * markers that report.py reads, then power off.
  *
- * The rows that need a shell (fork+/bin/sh -c and the no-change make)
- * are reported as "SKIP", and the churn scenario is not supported.
+ * The benchmarks are rows.conf's, as for run.sh; those that need a shell
+ * (fork+/bin/sh -c and the no-change make) are reported as "SKIP", and
+ * the churn scenario is not supported.
  *
  * Kernel command line variables (passed to init as environment):
  *   BENCH_SCALE   percent of the default iteration counts (default 100)
@@ -28,6 +29,7 @@
 
 #define MARK		"SELINUX-AVC-BENCH: "
 #define POLICY		"/policy/"
+#define ROWS		"/bench/rows.conf"
 #define XATTR_NAME	"security.selinux"
 
 static unsigned long scale = 100;
@@ -305,59 +307,51 @@ static unsigned long n(unsigned long count)
 	return count * scale / 100 + 1;
 }
 
-/* The benchmarks, in guest/run.sh's order, with its iteration counts. */
-static const struct bench {
-	const char *op;
-	const char *prog;
-	unsigned long count;
-	const char *args[4];
-} benches[] = {
-	{ "null", "lat_syscall", 200000, { "null" } },
-	{ "read", "lat_syscall", 200000, { "read" } },
-	{ "write", "lat_syscall", 200000, { "write" } },
-	{ "fstat", "lat_syscall", 200000, { "fstat" } },
-	{ "stat", "lat_syscall", 50000, { "stat" } },
-	{ "open", "lat_syscall", 50000, { "open" } },
-	{ "socket", "lat_syscall", 20000, { "socket" } },
-	{ "pipe_self", "lat_pipe", 100000, { "self" } },
-	{ "pipe", "lat_pipe", 20000, { "pipe" } },
-	{ "unix", "lat_pipe", 20000, { "unix" } },
-	{ "fs", "lat_fs", 10000, { "/tmp" } },
-	{ "fs_dir", "lat_fs", 5000, { "-d", "/tmp" } },
-	{ "pathwalk", "pathwalk", 5, { "/tmp" } },
-	{ "fork", "lat_proc", 2000, { "fork" } },
-	{ "exec", "lat_proc", 1000, { "exec" } },
-	{ "exec_trans", "lat_proc", 1000,
-	  { "-p", "/bench/hello_trans", "exec_trans" } },
-	{ "shell", NULL, 0, { "fork+/bin/sh -c: no shell in this guest" } },
-	{ "mmap", "lat_mmap", 20000, { NULL } },
-	{ "unix_connect", "lat_unix_connect", 5000, { "/tmp" } },
-	{ "macro", NULL, 0, { "no-change make: no shell in this guest" } },
-};
-
-static void bench(const struct bench *b)
+/*
+ * Run rows.conf's "op NAME COUNT NEEDS PROGRAM [ARG...]" benchmarks in
+ * their order, as guest/run.sh does: /bench/PROGRAM -N COUNT' ARG...
+ * Only the one named ONLY, when set.  Those that need what this guest
+ * has not (a shell) are reported as SKIP.
+ */
+static void run_ops(const char *only)
 {
-	char prog[64], count[32], *argv[8];
-	int i, argc = 0, status;
+	char line[512], prog[64], count[32], *argv[16], *f[5];
+	FILE *rows = fopen(ROWS, "re");
+	int argc, i, status, found = 0;
 
-	if (!b->prog) {
-		say("SKIP %s %s", b->op, b->args[0]);
-		return;
+	if (!rows)
+		fail("cannot read " ROWS ": %s", strerror(errno));
+	while (fgets(line, sizeof(line), rows)) {
+		for (i = 0; i < 5; i++)
+			f[i] = strtok(i ? NULL : line, " \t\n");
+		if (!f[0] || strcmp(f[0], "op"))
+			continue;
+		if (!f[4])
+			fail(ROWS ": an op line without its program");
+		if (only && strcmp(only, f[1]))
+			continue;
+		found = 1;
+		if (strcmp(f[3], "-")) {
+			say("SKIP %s no %s in this guest", f[1], f[3]);
+			continue;
+		}
+		snprintf(prog, sizeof(prog), "/bench/%s", f[4]);
+		snprintf(count, sizeof(count), "%lu", n(strtoul(f[2], NULL, 10)));
+		argc = 0;
+		argv[argc++] = prog;
+		argv[argc++] = "-N";
+		argv[argc++] = count;
+		while (argc < (int)ARRAY_SIZE(argv) - 1 &&
+		       (argv[argc] = strtok(NULL, " \t\n")))
+			argc++;
+		argv[argc] = NULL;
+		status = run(argv, -1, domain, result_line);
+		if (status)
+			say("RESULT %s: exit status %d", f[1], status);
 	}
-	snprintf(prog, sizeof(prog), "/bench/%s", b->prog);
-	/* lat_fs takes -d before -N, as run.sh passes it. */
-	argv[argc++] = prog;
-	for (i = 0; b->args[i] && !strcmp(b->args[i], "-d"); i++)
-		argv[argc++] = (char *)b->args[i];
-	snprintf(count, sizeof(count), "%lu", n(b->count));
-	argv[argc++] = "-N";
-	argv[argc++] = count;
-	for (; i < (int)ARRAY_SIZE(b->args) && b->args[i]; i++)
-		argv[argc++] = (char *)b->args[i];
-	argv[argc] = NULL;
-	status = run(argv, -1, domain, result_line);
-	if (status)
-		say("RESULT %s: exit status %d", b->op, status);
+	fclose(rows);
+	if (only && !found)
+		say("ERROR unknown benchmark '%s'", only);
 }
 
 int main(int argc, char **argv)
@@ -369,7 +363,6 @@ int main(int argc, char **argv)
 	const char *scen = getenv("BENCH_SCENARIO");
 	const char *step;
 	int enforcing = 0;
-	size_t i;
 
 	prog_name = "sinit";
 	setenv("PATH", "/bench", 1);
@@ -430,13 +423,9 @@ int main(int argc, char **argv)
 	else
 		snprintf(buf, sizeof(buf), "none");
 	say("CONTEXT %s", buf);
-	for (i = 0; i < ARRAY_SIZE(benches); i++) {
-		if (op && *op && strcmp(op, benches[i].op))
-			continue;
-		if (op && *op)
-			setenv("BENCH_WINDOWS", "1", 1);
-		bench(&benches[i]);
-	}
+	if (op && *op)
+		setenv("BENCH_WINDOWS", "1", 1);
+	run_ops(op && *op ? op : NULL);
 	if (enforcing) {
 		print_file("STAT cache_stats ", "/sys/fs/selinux/avc/cache_stats");
 		print_file("STAT pcpu_cache_stats ",
