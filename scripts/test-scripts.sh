@@ -69,6 +69,8 @@ fi
 fake_tree "$T/broken" 6.12.9
 mkdir -p "$T/series/patches"
 cat > "$T/series/patches/0001-good.patch" <<'P'
+From: Test <test@example.org>
+Date: Thu, 3 Dec 2026 10:00:00 +0000
 Subject: [PATCH] good: change file.c
 
 A change that applies.
@@ -81,6 +83,8 @@ diff --git a/security/file.c b/security/file.c
 +patched
 P
 cat > "$T/series/patches/0002-bad.patch" <<'P'
+From: Test <test@example.org>
+Date: Thu, 3 Dec 2026 10:00:00 +0000
 Subject: [PATCH] bad: change a line that is not there
 
 A change that does not apply.
@@ -95,7 +99,7 @@ P
 printf '0001-good.patch\n0002-bad.patch\n' > "$T/series/patches/series"
 head=$(git -C "$T/broken" rev-parse HEAD)
 expect_fail "broken patch is named with its file" "0002-bad.patch does not apply to security/file.c" \
-	env PATCHDIR="$T/series/patches" OVERLAY="$T/series" "$TOP/scripts/apply-series.sh" "$T/broken"
+	env PATCHDIR="$T/series/patches" "$TOP/scripts/apply-series.sh" "$T/broken"
 if [ "$(git -C "$T/broken" rev-parse HEAD)" = "$head" ] &&
    [ -z "$(git -C "$T/broken" status --porcelain)" ] &&
    grep -qx stock "$T/broken/security/file.c"; then

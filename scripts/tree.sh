@@ -9,9 +9,7 @@ lock_build
 
 "$TOP/scripts/source.sh"
 base=$(kgit "$PRISTINE" rev-parse "$BASE_TAG")
-stamp=$( (echo "$base"; cat "$TOP/patches/series";
-	  awk '!/^#/ && NF { for (i = 2; i <= NF; i++) print $i }' "$TOP/patches/series" |
-		while read -r f; do cat "$TOP/$f"; done; cat "$TOP"/patches/*.patch) | md5sum | cut -c1-32)
+stamp=$( (echo "$base"; cat "$TOP/patches/series" "$TOP"/patches/*.patch) | md5sum | cut -c1-32)
 stampfile=$SRCDIR/tree.stamp
 # tree.moving exists while the patched tree is made or moved to a new
 # series; if it is there at the start, the run that wrote it was killed
