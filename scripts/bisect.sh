@@ -27,6 +27,7 @@ for c in $commits; do
 	cp "$from/.config" "$out/.config"
 	# Symbols a commit does not define yet are dropped by olddefconfig.
 	printf '%s\n' CONFIG_KUNIT=y CONFIG_SECURITY_SELINUX_AVC_KUNIT_TEST=y \
+		CONFIG_SECURITY_SELINUX_SS_KUNIT_TEST=y CONFIG_SECURITY_SELINUX_LABEL_CACHE_KUNIT_TEST=y \
 		CONFIG_SECURITY_SELINUX_AVC_KUNIT_BENCH=y >>"$out/.config"
 	log=$BUILD/logs/bisect-x86_64-$n.log
 	t0=$SECONDS

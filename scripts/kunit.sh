@@ -49,7 +49,7 @@ if [ "$arch" = x86_64-guest ]; then
 	kdir=$OUTDIR/$variant-$MATRIX_FLAVOR
 	img=$kdir/$BA_IMAGE
 	[ -f "$img" ] || die "no patched matrix guest kernel: ${img#"$TOP"/} is missing; build it first: scripts/build.sh patched $MATRIX_FLAVOR"
-	for l in CONFIG_KUNIT=y CONFIG_SECURITY_SELINUX_AVC_KUNIT_TEST=y CONFIG_SMP=y CONFIG_HOTPLUG_CPU=y; do
+	for l in CONFIG_KUNIT=y CONFIG_SECURITY_SELINUX_AVC_KUNIT_TEST=y CONFIG_SECURITY_SELINUX_SS_KUNIT_TEST=y CONFIG_SECURITY_SELINUX_LABEL_CACHE_KUNIT_TEST=y CONFIG_SMP=y CONFIG_HOTPLUG_CPU=y; do
 		grep -qxF "$l" "$kdir/.config" ||
 			die "${kdir#"$TOP"/}/.config lacks $l: the matrix guest must build the suites (configs/matrix.config)"
 	done
@@ -75,7 +75,7 @@ if [ "$arch" = x86_64-guest ]; then
 	# The multi-CPU and hotplug cases skip on one CPU: here they must run.
 	! grep -E '# SKIP needs (two CPUs|CPU hotplug)' "$log.console" ||
 		die "the KUnit guest had one CPU: the multi-CPU cases skipped (console: ${log#"$TOP"/}.console)"
-	# Both suites must have run, or the boot proved less than it says.
+	# Every suite must have run, or the boot proved less than it says.
 	for suite in selinux_avc selinux_label_cache selinux_compute_av; do
 		grep -qE "^\[..:..:..\] =+ $suite \(" "$log" ||
 			die "the suite $suite did not run in the guest (log: ${log#"$TOP"/})"

@@ -51,15 +51,15 @@ for r in rows:
     out.setdefault(r['arch'], {'unit': r['unit']})[r['case']] = float(r['per_check'])
 for a, d in out.items():
     if d.get('pcpu_hit'):
-        d['hit_speedup'] = round(d['stock_hit'] / d['pcpu_hit'], 2)
-    if d.get('stock_2keys'):
-        d['miss_vs_stock'] = round(d['pcpu_miss'] / d['stock_2keys'], 3)
-    if d.get('stock_thrash'):
-        d['thrash_vs_stock'] = round(d['pcpu_thrash'] / d['stock_thrash'], 3)
+        d['hit_speedup'] = round(d['nocache_hit'] / d['pcpu_hit'], 2)
+    if d.get('nocache_2keys'):
+        d['miss_vs_stock'] = round(d['pcpu_miss'] / d['nocache_2keys'], 3)
+    if d.get('nocache_thrash'):
+        d['thrash_vs_stock'] = round(d['pcpu_thrash'] / d['nocache_thrash'], 3)
 json.dump(out, open(sys.argv[2], 'w'), indent=1)
 print(f"{'arch':8} {'unit':13} {'stock hit':>10} {'pcpu hit':>9} {'speedup':>8} "
       f"{'miss/stock':>11} {'thrash/stock':>13}")
 for a, d in out.items():
-    print(f"{a:8} {d['unit']:13} {d['stock_hit']:10.2f} {d['pcpu_hit']:9.2f} "
+    print(f"{a:8} {d['unit']:13} {d['nocache_hit']:10.2f} {d['pcpu_hit']:9.2f} "
           f"{d['hit_speedup']:7.2f}x {d['miss_vs_stock']:11.3f} {d['thrash_vs_stock']:13.3f}")
 PY

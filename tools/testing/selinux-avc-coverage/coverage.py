@@ -40,11 +40,11 @@ import sys
 # the objects' blobs.
 SINKS = {
     'avc_has_perm', 'avc_has_perm_noaudit', 'avc_has_extended_perms',
-    'avc_has_perm_slow', 'avc_has_perm_noaudit_slow', 'avc_has_perm_stock',
-    'avc_has_perm_noaudit_stock', 'avc_pcpu_probe', 'avc_pcpu_probe_gen',
+    'avc_has_perm_slow', 'avc_has_perm_noaudit_slow', 'avc_has_perm_nocache',
+    'avc_has_perm_noaudit_nocache', 'avc_pcpu_probe', 'avc_pcpu_probe_gen',
     'avc_obj_probe',
 }
-ARRAYS = ('selinux_hooks', 'selinux_fast_hooks', 'selinux_stock_hooks')
+ARRAYS = ('selinux_hooks', 'selinux_fast_hooks', 'selinux_nocache_hooks')
 KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'typeof',
             'defined', 'case', 'do', 'else', '__typeof__', 'offsetof'}
 
@@ -381,7 +381,7 @@ def main_report(tree, build, outdir, dumps):
     total_dropped = 0
     for boot, path in dumps:
         off = boot.endswith('-off')
-        arrays = {'selinux_hooks', 'selinux_stock_hooks' if off else 'selinux_fast_hooks'}
+        arrays = {'selinux_hooks', 'selinux_nocache_hooks' if off else 'selinux_fast_hooks'}
         text, dropped, ents = parse_dump(path)
         total_dropped += dropped
         # The build's System.map against the running kernel: KASLR moves
@@ -480,7 +480,7 @@ def main_report(tree, build, outdir, dumps):
     out('-' * len(hdr))
     for r in den:
         mark = '' if r['allow'] and r['deny'] else r['reason']
-        name = r['function'] + (' (off)' if r['array'] == 'selinux_stock_hooks' else '')
+        name = r['function'] + (' (off)' if r['array'] == 'selinux_nocache_hooks' else '')
         out(f'{r["hook"]:34} {name:40} {r["allow"]:8} {r["deny"]:8} {r["permissive"]:10}  {mark}')
     out('')
     out(f'Reach the AVC but not compiled into the guest ({len(notin)}):')
