@@ -13,7 +13,7 @@ S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kernel-matrix kunit \
 	kunit-um kunit-x86_64 kunit-i386 kunit-arm64 sparse configs checkpatch series check test-scripts \
-	bench bench-os paper profile microbench stress window matrix coverage testsuite litmus debug mutants mutant-kernel bisect check-cross export clean distclean
+	bench bench-os paper results profile microbench stress window matrix coverage testsuite litmus debug mutants mutant-kernel bisect check-cross export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y'
@@ -52,6 +52,7 @@ help:
 	@echo '  make bench-os     the benchmark with CONFIG_CC_OPTIMIZE_FOR_SIZE kernels'
 	@echo '  make paper        the 2007 SH4 table (SELinux over no SELinux, -O2/-Os) from'
 	@echo '                    every make bench/bench-os run in results/, per architecture'
+	@echo '  make results      write results/RESULTS.md again from what is in results/'
 	@echo '  make profile OP=row  where the SELinux cost of one bench row goes: guest'
 	@echo '                    instructions per op and per function under security/,'
 	@echo '                    SELinux minus lsm=capability, stock and patched (qemu plugin;'
@@ -154,6 +155,9 @@ bench-os: deps
 
 paper:
 	@$(S)/paper.py results
+
+results:
+	@$(S)/results.py results
 
 profile: kernel
 	@$(S)/profile.sh $(OP)

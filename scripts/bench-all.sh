@@ -17,3 +17,4 @@ S=$TOP/scripts
 if [ "$flavor" = x86_64-guest ] && [ "$BENCH_ARCH" = x86_64 ] && [ -z "${NO_MICROBENCH:-}" ]; then
 	"$S/microbench.sh" ${MICROBENCH_ARCHES:-um}
 fi
+"$S/results.py" --source "$SRCID" "$TOP/results" || warn "results/RESULTS.md not written"

@@ -14,6 +14,7 @@ lock_build
 S=$TOP/scripts
 pass=0 failn=0 n=0 failed=()
 start_all=$SECONDS
+trap '"$S/results.py" --source "$SRCID" "$TOP/results" >/dev/null || warn "results/RESULTS.md not written"' EXIT
 step() {
 	local name=$1; shift
 	if [ -n "${CHECK_ONLY:-}" ] && [[ " $CHECK_ONLY " != *" $name "* ]]; then
@@ -33,15 +34,23 @@ step() {
 }
 
 series_am() {
-	# The exported series must apply with git am to a clean copy of the base.
-	local d=$SRCDIR/am-check
+	# The series must apply to a clean copy of the base both ways a user
+	# applies it: git am of the exported series (build/series/, signed off
+	# by whoever ran make series) and git quiltimport of patches/ with its
+	# quilt series file; each must give the patched tree.
+	local d=$SRCDIR/am-check rc=0 want
+	want=$(kgit "$PATCHED" rev-parse 'HEAD^{tree}')
 	rm -rf "$d"
 	kgit "$PRISTINE" worktree prune
 	kgit "$PRISTINE" worktree add -q --detach "$d" "$BASE_TAG" || return 1
-	local rc=0
 	kgit "$d" am -q --whitespace=error-all $(ls "$BUILD"/series/0*.patch | grep -v cover-letter) || rc=1
-	[ $rc -eq 0 ] && [ "$(kgit "$d" rev-parse 'HEAD^{tree}')" = "$(kgit "$PATCHED" rev-parse 'HEAD^{tree}')" ] || rc=1
+	[ $rc -eq 0 ] && [ "$(kgit "$d" rev-parse 'HEAD^{tree}')" = "$want" ] || rc=1
 	kgit "$d" am --abort >/dev/null 2>&1 || true
+	kgit "$d" checkout -q --detach "$BASE_TAG"
+	if [ $rc -eq 0 ]; then
+		kgit "$d" quiltimport --patches "$TOP/patches" --series "$TOP/patches/series" >/dev/null || rc=1
+		[ $rc -eq 0 ] && [ "$(kgit "$d" rev-parse 'HEAD^{tree}')" = "$want" ] || rc=1
+	fi
 	kgit "$PRISTINE" worktree remove --force "$d"
 	return $rc
 }

@@ -768,5 +768,40 @@ else
 	echo "# skipped: coverage patch applies (no patched tree; make tree builds it)"
 fi
 
+# results.py: results/RESULTS.md from an empty results/, and from one with
+# a bench run on two architectures (bench.csv as report.py writes it), a
+# header-only bench.csv and a broken bench.json: no crash, sections per
+# architecture, the series from patches/, and what was not run.
+RP=$TOP/scripts/results.py
+mkdir -p "$T/res0"
+if python3 "$RP" "$T/res0" > "$T/out" 2>&1 &&
+   grep -q '^Nothing has been run' "$T/res0/RESULTS.md" &&
+   grep -q '^No output in results/ of: `make bench`, `make bench-os`, ' "$T/res0/RESULTS.md"; then
+	ok "results.py: an empty results/ gives a document saying nothing has been run"
+else
+	fail "results.py: an empty results/ gives a document saying nothing has been run"
+fi
+mkdir -p "$T/res1/arm64-guest" "$T/res1/x86_64-guest+os"
+printf '%s\n' 'test,description,stock_none,stock_selinux,stock_overhead,patched_none,patched_selinux,patched_overhead,ratio' \
+	'stat,"stat",3000.0,3900.0,900.0,3000.0,3600.0,600.0,0.667' \
+	'macro,"no-change make (sh script) (instructions per run)",400000000.0,520000000.0,120000000.0,400000000.0,480000000.0,80000000.0,0.667' \
+	> "$T/res1/bench.csv"
+cp "$T/res1/bench.csv" "$T/res1/arm64-guest/bench.csv"
+head -1 "$T/res1/bench.csv" > "$T/res1/x86_64-guest+os/bench.csv"
+echo '{' > "$T/res1/bench.json"
+np=$(ls "$TOP/patches" | grep -E '^[0-9]{4}-.*\.patch$' | grep -vc '^0000-' || true)
+if python3 "$RP" "$T/res1" > "$T/out" 2>&1 &&
+   [ "$(grep -cx '| stat | 3,000 | 3,900 | +900 | 3,000 | 3,600 | +600 | 0.67 |' "$T/res1/RESULTS.md")" -eq 2 ] &&
+   grep -qx '| no-change make (sh script) | 400,000,000 | 520,000,000 | +120,000,000 | 400,000,000 | 480,000,000 | +80,000,000 | 0.67 |' "$T/res1/RESULTS.md" &&
+   grep -q '^## .*: x86_64$' "$T/res1/RESULTS.md" && grep -q '^## .*: arm64$' "$T/res1/RESULTS.md" &&
+   grep -qE "^Series: (v[0-9]+, )?$np patches" "$T/res1/RESULTS.md" &&
+   grep -q '^Machine: ' "$T/res1/RESULTS.md" && grep -q '^Run: ' "$T/res1/RESULTS.md" &&
+   grep -q '^No output in results/ of: `make bench-os`, `BENCH_ARCH=arm64 make bench-os`, ' "$T/res1/RESULTS.md"; then
+	ok "results.py: a bench run per architecture, a partial run and broken JSON"
+else
+	cat "$T/res1/RESULTS.md" >> "$T/out" 2>/dev/null
+	fail "results.py: a bench run per architecture, a partial run and broken JSON"
+fi
+
 echo "$pass passed, $failn failed"
 [ $failn -eq 0 ]
