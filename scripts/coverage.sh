@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make coverage: which SELinux hooks the matrix makes reach the AVC, and
 # whether each did so with an allow and with a denial.  The patched tree
-# gets tools/testing/selinux-avc-coverage/avc-coverage.patch (coverage
-# only, not part of the series: each decision is recorded with its
+# gets tools/testing/selinux-avc-coverage/coverage.txt, applied by
+# scripts/mutate.py as the mutants are (coverage only, not part of the series: each decision is recorded with its
 # caller's return addresses, read in /sys/fs/selinux/avc/coverage), its
 # guest kernel is built and kept as build/coverage/kernel/, and the tree
 # and its build are put back as they were (as for the mutants).  The
@@ -33,7 +33,7 @@ flavor=${1:-${COVERAGE_FLAVOR:-$MATRIX_FLAVOR}}
 [ "$BENCH_ARCH" = x86_64 ] || die "make coverage runs the x86_64 matrix guest only (BENCH_ARCH=$BENCH_ARCH)"
 need_tree
 CV=$TOP/tools/testing/selinux-avc-coverage
-patch=$CV/avc-coverage.patch
+spec=$CV/coverage.txt
 out=$OUTDIR/patched-$flavor
 dir=$BUILD/coverage
 kdir=$dir/kernel
@@ -43,7 +43,7 @@ mkdir -p "$dir" "$BUILD/logs" "$RESULTS"
 command -v objdump >/dev/null || die "objdump not found: apt-get install binutils"
 start=$SECONDS
 
-# The coverage kernel: the patched tree with the patch, built in the
+# The coverage kernel: the patched tree with coverage.txt, built in the
 # patched kernel's build directory, then both restored.
 if [ "${COVERAGE_REBUILD:-1}" != 0 ] || [ ! -f "$kdir/bzImage" ]; then
 	[ -z "$(kgit "$PATCHED" status --porcelain --untracked-files=no)" ] ||
@@ -54,8 +54,8 @@ if [ "${COVERAGE_REBUILD:-1}" != 0 ] || [ ! -f "$kdir/bzImage" ]; then
 		die "the patched kernel ($flavor) does not build"
 	# shellcheck disable=SC2064
 	trap "kgit '$PATCHED' checkout -q -- security/selinux" EXIT
-	kgit "$PATCHED" apply "$patch" ||
-		die "${patch#"$TOP"/} does not apply to the patched tree any more; update it"
+	python3 "$TOP/scripts/mutate.py" "$spec" "$PATCHED" coverage ||
+		die "${spec#"$TOP"/} does not apply to the patched tree any more; update it"
 	rc=0
 	msg "building the coverage kernel ($flavor)"
 	"$TOP/scripts/build.sh" patched "$flavor" || rc=$?

@@ -3,12 +3,18 @@
 """Apply one mutant of scripts/mutants.txt to a kernel tree.
 
 Usage: mutate.py MUTANTS_TXT TREE NAME
-Each line is "name @@ file @@ exact text @@ replacement" (\\n and \\t are
-expanded); every line of NAME is applied, and each text must occur once.
+Each line is "name @@ file @@ exact text @@ replacement" (\\n, \\t and
+\\\\ are expanded); every line of NAME is applied, and each text must occur once.
 Lines "name @@ catch @@ TOOL..." name the tools that must catch a mutant
 (scripts/mutants.sh); they are skipped here.
 """
+import re
 import sys
+
+
+def unescape(text):
+    return re.sub(r'\\([nt\\])',
+                  lambda m: {'n': '\n', 't': '\t', '\\': '\\'}[m.group(1)], text)
 
 
 def main():
@@ -23,8 +29,8 @@ def main():
         n, path, old, new = fields
         if n != name:
             continue
-        old = old.replace('\\n', '\n').replace('\\t', '\t')
-        new = new.replace('\\n', '\n').replace('\\t', '\t')
+        old = unescape(old)
+        new = unescape(new)
         src = open(f'{tree}/{path}').read()
         if src.count(old) != 1:
             sys.exit(f'mutant {name}: text not found once in {path}')

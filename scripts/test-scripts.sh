@@ -759,13 +759,17 @@ fi
 
 # make coverage's kernel change applies to the series as it is now.
 if [ -d "$PATCHED/security/selinux" ]; then
-	if kgit "$PATCHED" apply --check "$TOP/tools/testing/selinux-avc-coverage/avc-coverage.patch" > "$T/out" 2>&1; then
-		ok "the coverage patch applies to the patched tree"
+	rm -rf "$T/cov"
+	mkdir -p "$T/cov/security"
+	cp -r "$PATCHED/security/selinux" "$T/cov/security/"
+	if python3 "$TOP/scripts/mutate.py" "$TOP/tools/testing/selinux-avc-coverage/coverage.txt" \
+		"$T/cov" coverage > "$T/out" 2>&1; then
+		ok "the coverage instrumentation applies to the patched tree"
 	else
-		fail "the coverage patch no longer applies to the patched tree"
+		fail "the coverage instrumentation no longer applies to the patched tree"
 	fi
 else
-	echo "# skipped: coverage patch applies (no patched tree; make tree builds it)"
+	echo "# skipped: coverage instrumentation applies (no patched tree; make tree builds it)"
 fi
 
 # results.py: results/RESULTS.md from an empty results/, and from one with

@@ -526,7 +526,7 @@ def main():
     rc = 0
     if 'WARNING' in text:
         print('coverage: records were dropped; raise AVC_COV_SLOTS in '
-              'avc-coverage.patch', file=sys.stderr)
+              'coverage.txt', file=sys.stderr)
         rc = 1
     if not ran:
         print('coverage: no decision was attributed to a hook; the dumps '
