@@ -290,16 +290,11 @@ def machine_text(m):
     return '; '.join(parts)
 
 
-def kernel_version(tree):
-    text = read(os.path.join(tree, 'Makefile'), 4096) or ''
-    v = {}
-    for k in ('VERSION', 'PATCHLEVEL', 'SUBLEVEL'):
-        mm = re.search(r'^%s\s*=\s*(\d+)' % k, text, re.M)
-        if mm:
-            v[k] = mm.group(1)
-    if 'VERSION' in v and 'PATCHLEVEL' in v:
-        return '%s.%s.%s' % (v['VERSION'], v['PATCHLEVEL'], v.get('SUBLEVEL', '0'))
-    return None
+def kernel_version(pristine):
+    """The base's version as scripts/source.sh recorded it when it unpacked
+    the pristine tree."""
+    v = (read(os.path.join(pristine, '.git', 'avc-base-version'), 64) or '').strip()
+    return v or None
 
 
 def base_info(top, source):
