@@ -3,20 +3,21 @@
 # Every target does its own setup; see 'make help'.
 
 KSRC ?=
+BASE ?=
 JOBS ?= $(shell nproc)
 CI ?=
 BENCH_ARCH ?= x86_64
 TESTSUITE ?=
-export KSRC JOBS CI BENCH_ARCH TESTSUITE
+export KSRC BASE JOBS CI BENCH_ARCH TESTSUITE
 
 S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kernel-matrix kunit \
-	kunit-um kunit-x86_64 kunit-i386 kunit-arm64 sparse configs checkpatch series check test-scripts \
+	kunit-um kunit-x86_64 kunit-i386 kunit-arm64 sparse configs checkpatch series check check-7.3 test-scripts \
 	bench bench-os paper results profile microbench stress window matrix coverage testsuite litmus debug mutants mutant-kernel bisect check-cross export clean distclean
 
 help:
-	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y'
+	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y and 7.3.y (BASE=)'
 	@echo
 	@echo 'Main commands:'
 	@echo '  make bench        build stock and patched kernels, run the syscall benchmarks,'
@@ -26,8 +27,10 @@ help:
 	@echo '                    qemu -M r2d, results/sh4-guest/ (guest programs on musl built'
 	@echo '                    here: see README); configs/arch/ lists the arches'
 	@echo '  make check        all tests: series applies, checkpatch, sparse, KUnit (x86_64'
-	@echo '                    matrix guest and i386, qemu -smp 2), matrix, script tests; ends with'
-	@echo '                    "N passed, N failed"'
+	@echo '                    matrix guest and i386, qemu -smp 2), matrix, script tests; and for'
+	@echo '                    the 7.3 series: applies, checkpatch, every commit builds, KUnit'
+	@echo '                    (x86_64 -smp 2); ends with "N passed, N failed"'
+	@echo '  make check-7.3    all of make check on the 7.3 base (BASE=7.3 make check)'
 	@echo
 	@echo 'Steps:'
 	@echo '  make deps         install the Debian packages (the one step that needs root:'
@@ -47,7 +50,7 @@ help:
 	@echo '                    KUnit as a module, Debian'"'"'s config (in check-cross)'
 	@echo '  make checkpatch   checkpatch.pl --strict on the exported series'
 	@echo '  make series       git format-patch series with cover letter in build/series/'
-	@echo '  make apply KSRC=DIR  apply the series to your clean 6.12.y git tree as commits'
+	@echo '  make apply KSRC=DIR  apply the series to your clean 6.12.y or 7.3.y git tree as commits'
 	@echo '                    on a new branch avc-pcpu (the only target that writes to KSRC)'
 	@echo '  make bench-os     the benchmark with CONFIG_CC_OPTIMIZE_FOR_SIZE kernels'
 	@echo '  make paper        the 2007 SH4 table (SELinux over no SELinux, -O2/-Os) from'
@@ -81,7 +84,10 @@ help:
 	@echo '  make distclean    remove build/ and results/'
 	@echo
 	@echo 'Options:'
-	@echo '  KSRC=DIR   use your own 6.12.y tree (read only; cloned or copied into build/)'
+	@echo '  BASE=B     the kernel base, one of configs/base/ (6.12, the default, or 7.3):'
+	@echo '             its Debian source, its series (patches/B/), its results (results/B/)'
+	@echo '  KSRC=DIR   use your own 6.12.y or 7.3.y tree (read only; cloned or copied into'
+	@echo '             build/; the base follows its version)'
 	@echo '  JOBS=N     parallel make jobs (default: nproc)'
 	@echo '  CI=true    what .ci/run sets: no interactive output assumptions'
 
@@ -143,6 +149,10 @@ test-scripts: deps
 
 check: deps
 	@$(S)/check.sh
+
+check-7.3:
+	@BASE=7.3 $(S)/deps.sh
+	@BASE=7.3 $(S)/check.sh
 
 check-cross: deps
 	@$(S)/check.sh cross

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Apply the series (the patches named in patches/series, git format-patch
+# Apply the series of the base (the patches named in $PATCHDIR/series, git format-patch
 # output) with git am on top of HEAD of a git tree.
 # Usage: apply-series.sh DIR
 # On any failure DIR is put back to where it was and the patch and the file
@@ -8,7 +8,6 @@
 . "$(dirname "$0")/lib.sh"
 
 dir=${1:?usage: apply-series.sh DIR}
-PATCHDIR=${PATCHDIR:-$TOP/patches}
 series=$PATCHDIR/series
 [ -f "$series" ] || die "no series file $series"
 orig=$(kgit "$dir" rev-parse HEAD)

@@ -24,6 +24,10 @@
 #                           policy has it: POLICY=debian leaves it out too)
 #   BENCH_CHURN_PAUSE=US    microseconds the churner sleeps after each of its
 #                           stat() calls (default 20)
+#   BENCH_NEVERAUDIT=0      leave out the neveraudit scenario (run where the
+#                           base has neveraudit types, BASE=7.3: the
+#                           permissive domain, also marked neveraudit,
+#                           runs rows.conf's neveraudit ops; two guests)
 # Writes bench.csv, bench.json, bench.png, avc_stats.txt, size.csv and the
 # raw console logs (logs/) to RESULTS.
 . "$(dirname "$0")/lib.sh"
@@ -37,16 +41,18 @@ BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}
 KERNELS=${KERNELS:-stock patched}
 BENCH_CHURN=${BENCH_CHURN:-1}
 BENCH_CHURN_PAUSE=${BENCH_CHURN_PAUSE:-20}
+BENCH_NEVERAUDIT=${BENCH_NEVERAUDIT:-1}
 if [ "$flavor" = x86_64-guest ]; then
-	RESULTS=${RESULTS:-$TOP/results}
+	RESULTS=${RESULTS:-$RESULTS_TOP}
 else
-	RESULTS=${RESULTS:-$TOP/results/$flavor}
+	RESULTS=${RESULTS:-$RESULTS_TOP/$flavor}
 fi
 QEMU=${QEMU:-$BA_QEMU}
 
 case $BENCH_SCALE in ''|*[!0-9]*|0) die "BENCH_SCALE must be a positive integer" ;; esac
 case $BENCH_JOBS in ''|*[!0-9]*|0) die "BENCH_JOBS must be a positive integer" ;; esac
 case $BENCH_CHURN in 0|1) ;; *) die "BENCH_CHURN must be 0 or 1" ;; esac
+case $BENCH_NEVERAUDIT in 0|1) ;; *) die "BENCH_NEVERAUDIT must be 0 or 1" ;; esac
 case $BENCH_CHURN_PAUSE in ''|*[!0-9]*|0) die "BENCH_CHURN_PAUSE must be a positive integer" ;; esac
 if [ "$BENCH_CHURN" = 1 ] && [ "$BA_INIT" = c ]; then
 	warn "the churn scenario needs the busybox guest; left out on BENCH_ARCH=$BENCH_ARCH"
@@ -83,16 +89,21 @@ fi
 
 "$TOP/tools/testing/selinux-avc-bench/guest.sh" "$POLICY"
 initrd=$GUEST_DIR/initrd-$POLICY.gz
+# The neveraudit scenario needs the policy's neveraudit variant.
+if [ "$BENCH_NEVERAUDIT" = 1 ] && [ ! -s "$GUEST_POLICY_DIR/policy-$POLICY/policy-na.bin" ]; then
+	BENCH_NEVERAUDIT=0
+fi
 
 mkdir -p "$RESULTS/logs"
 rm -f "$RESULTS"/logs/*.log
 
-# One guest: boot KERNEL in MODE (selinux, none, churn-selinux or
-# churn-none), console to LOG (bench_guest in lib.sh).
+# One guest: boot KERNEL in MODE (selinux, none, churn-selinux,
+# churn-none or na-selinux), console to LOG (bench_guest in lib.sh).
 boot() {
 	local k=$1 mode=$2 log=$3 append="console=$BA_CONSOLE quiet BENCH_SCALE=$BENCH_SCALE${BENCH_CMDLINE:+ $BENCH_CMDLINE}"
 	case $mode in
 	churn-*) append="$append BENCH_SCENARIO=churn BENCH_CHURN_PAUSE=$BENCH_CHURN_PAUSE" ;;
+	na-*) append="$append BENCH_SCENARIO=neveraudit" ;;
 	esac
 	case $mode in
 	*none) append="$append lsm=capability" ;;
@@ -104,6 +115,7 @@ boot() {
 nresults() {
 	case $1 in
 	churn-*) bench_nresults churn ;;
+	na-*) bench_nresults neveraudit ;;
 	*) bench_nresults ;;
 	esac
 }
@@ -119,6 +131,14 @@ if [ "$BENCH_CHURN" = 1 ]; then
 		for mode in churn-selinux churn-none; do
 			runs+=("$k:$mode")
 		done
+	done
+fi
+
+# The neveraudit scenario's baseline is the none guests' (lsm=capability
+# reads no policy).
+if [ "$BENCH_NEVERAUDIT" = 1 ]; then
+	for k in $KERNELS; do
+		runs+=("$k:na-selinux")
 	done
 fi
 

@@ -5,16 +5,19 @@
 # step failed.  CHECK_ONLY="step ..." runs a subset.
 # check.sh cross: the steps kept out of make check for its time budget
 # (make check-cross): KUnit under qemu -smp 2 on x86_64 (kunit.py's own
-# configuration) and on arm64, and on SH4 (one CPU, 32-bit: the 2007
+# configuration), on i386 and on arm64, and on SH4 (one CPU, 32-bit: the 2007
 # paper's CPU family); security/selinux in the other configurations a
 # user builds; the decision matrix on arm64.
+# BASE=7.3 check.sh: every step of make check on that base (make check-7.3);
+# make check itself gates the other bases lightly (see the end).
+# check.sh series-am: only the series-git-am step's test, for one base.
 . "$(dirname "$0")/lib.sh"
 lock_build
 
 S=$TOP/scripts
 pass=0 failn=0 n=0 failed=()
 start_all=$SECONDS
-trap '"$S/results.py" --source "$SRCID" "$TOP/results" >/dev/null || warn "results/RESULTS.md not written"' EXIT
+trap '"$S/results.py" --source "$SRCID" "$RESULTS_TOP" >/dev/null || warn "results/RESULTS.md not written"' EXIT
 step() {
 	local name=$1; shift
 	if [ -n "${CHECK_ONLY:-}" ] && [[ " $CHECK_ONLY " != *" $name "* ]]; then
@@ -35,25 +38,30 @@ step() {
 
 series_am() {
 	# The series must apply to a clean copy of the base both ways a user
-	# applies it: git am of the exported series (build/series/, signed off
-	# by whoever ran make series) and git quiltimport of patches/ with its
+	# applies it: git am of the exported series (build/series/<base>/, signed off
+	# by whoever ran make series) and git quiltimport of patches/<base>/ with its
 	# quilt series file; each must give the patched tree.
 	local d=$SRCDIR/am-check rc=0 want
 	want=$(kgit "$PATCHED" rev-parse 'HEAD^{tree}')
 	rm -rf "$d"
 	kgit "$PRISTINE" worktree prune
 	kgit "$PRISTINE" worktree add -q --detach "$d" "$BASE_TAG" || return 1
-	kgit "$d" am -q --whitespace=error-all $(ls "$BUILD"/series/0*.patch | grep -v cover-letter) || rc=1
+	kgit "$d" am -q --whitespace=error-all $(ls "$BUILD/series/$BASE"/0*.patch | grep -v cover-letter) || rc=1
 	[ $rc -eq 0 ] && [ "$(kgit "$d" rev-parse 'HEAD^{tree}')" = "$want" ] || rc=1
 	kgit "$d" am --abort >/dev/null 2>&1 || true
 	kgit "$d" checkout -q --detach "$BASE_TAG"
 	if [ $rc -eq 0 ]; then
-		kgit "$d" quiltimport --patches "$TOP/patches" --series "$TOP/patches/series" >/dev/null || rc=1
+		kgit "$d" quiltimport --patches "$PATCHDIR" --series "$PATCHDIR/series" >/dev/null || rc=1
 		[ $rc -eq 0 ] && [ "$(kgit "$d" rev-parse 'HEAD^{tree}')" = "$want" ] || rc=1
 	fi
 	kgit "$PRISTINE" worktree remove --force "$d"
 	return $rc
 }
+
+if [ "${1:-}" = series-am ]; then
+	series_am
+	exit
+fi
 
 if [ "${1:-}" = cross ]; then
 	step deps "$S/deps.sh" build source guest cross
@@ -61,6 +69,9 @@ if [ "${1:-}" = cross ]; then
 	step kunit-x86_64-smp2 "$S/kunit.sh" x86_64
 	step kunit-arm64-smp2 "$S/kunit.sh" arm64
 	step kunit-sh4 "$S/kunit.sh" sh
+	# The 32-bit kernel (qemu -smp 2): here for make check's time
+	# budget, which gates the other bases' KUnit instead.
+	step kunit-i386-smp2 "$S/kunit.sh" i386
 	# security/selinux in the configurations a user will build (cache
 	# off, statistics off, 16 and 256 slots, KUnit as a module, Debian's
 	# own configuration): here for make check's time budget.  It starts
@@ -95,11 +106,31 @@ step kunit-x86_64-guest "$S/kunit.sh" x86_64-guest
 step unprivileged "$S/unprivileged.sh"
 step sparse "$S/sparse.sh"
 step bisect "$S/bisect.sh"
-# The multi-CPU and CPU hotplug cases, on the 32-bit kernel: x86_64
-# under qemu -smp 2 is in make check-cross, for the time budget.
-step kunit-i386-smp2 "$S/kunit.sh" i386
 if [ -x "$S/matrix.sh" ]; then
 	step matrix "$S/matrix.sh"
+fi
+# On another base (make check-7.3), the rest of the KUnit proof: UML and
+# the 32-bit kernel under qemu -smp 2.
+if [ "$BASE" != "$DEFAULT_BASE" ]; then
+	step kunit-um "$S/kunit.sh" um
+	step kunit-i386-smp2 "$S/kunit.sh" i386
+fi
+# The other bases, gated lightly here for the time budget: the series
+# applies both ways, checkpatch is clean, every commit builds
+# security/selinux, and the KUnit suites pass in the patched matrix guest
+# (x86_64, qemu -smp 2).  All of make check on a base: BASE=<base> make
+# check (make check-7.3).
+if [ "$BASE" = "$DEFAULT_BASE" ] && [ -z "${CHECK_NO_BASES:-}" ]; then
+	for b in $(bases); do
+		[ "$b" != "$BASE" ] || continue
+		step "$b:tree" env BASE="$b" "$S/tree.sh"
+		step "$b:series" env BASE="$b" "$S/series.sh"
+		step "$b:series-git-am" env BASE="$b" "$S/check.sh" series-am
+		step "$b:checkpatch" env BASE="$b" "$S/checkpatch.sh"
+		step "$b:kernel-patched" env BASE="$b" "$S/build.sh" patched "$MATRIX_FLAVOR"
+		step "$b:kunit-x86_64-guest" env BASE="$b" "$S/kunit.sh" x86_64-guest
+		step "$b:bisect" env BASE="$b" "$S/bisect.sh"
+	done
 fi
 
 echo "check: $((SECONDS - start_all))s${failed[*]:+, failed: ${failed[*]}}"

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 lock_build
 
-dir=${SERIES_DIR:-$BUILD/series}
+dir=${SERIES_DIR:-$BUILD/series/$BASE}
 ls "$dir"/0001-*.patch >/dev/null 2>&1 || die "no series in $dir: run 'make series'"
 fail=0
 for p in "$dir"/0*.patch; do

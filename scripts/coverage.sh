@@ -37,7 +37,7 @@ spec=$CV/coverage.txt
 out=$OUTDIR/patched-$flavor
 dir=$BUILD/coverage
 kdir=$dir/kernel
-RESULTS=${RESULTS:-$TOP/results}
+RESULTS=${RESULTS:-$RESULTS_TOP}
 KERNELS=${COVERAGE_KERNELS:-coverage coverage-off}
 mkdir -p "$dir" "$BUILD/logs" "$RESULTS"
 command -v objdump >/dev/null || die "objdump not found: apt-get install binutils"

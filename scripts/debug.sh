@@ -22,7 +22,7 @@ need_tree
 cfgs=${*:-lock kcsan}
 DEBUG_RUN=${DEBUG_RUN:-kunit stress}
 export STRESS_SECONDS=${STRESS_SECONDS:-300} STRESS_TIMEOUT=${STRESS_TIMEOUT:-900}
-RESULTS=${RESULTS:-$TOP/results}
+RESULTS=${RESULTS:-$RESULTS_TOP}
 fail=0
 mkdir -p "$OUTDIR" "$BUILD/logs" "$RESULTS"
 : > "$RESULTS/debug.txt"

@@ -16,7 +16,9 @@ for a in "$TOP"/configs/arch/*.conf; do
 done
 declare -A PKG=(
 	[build]="bc flex bison libelf-dev libssl-dev cpio ccache sparse xz-utils git make gcc python3 python3-ply python3-git perl linux-config-6.12"
-	[source]="linux-source-6.12"
+	# The base's source package if the host's apt sources have it; a base
+	# from another suite is downloaded when unpacked (scripts/source.sh).
+	[source]="$([ -n "$BASE_SUITE" ] || echo "$BASE_PACKAGE")"
 	[guest]="qemu-system-x86 busybox-static checkpolicy selinux-policy-default"
 	[bench]="gnuplot-nox"
 	[cross]="$cross"
@@ -31,7 +33,7 @@ for g in $groups; do
 done
 # Skip the source package when the user brings their own tree.
 if [ -n "$KSRC" ]; then
-	want=("${want[@]/linux-source-6.12/}")
+	want=("${want[@]/$BASE_PACKAGE/}")
 fi
 
 missing=()

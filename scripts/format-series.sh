@@ -2,17 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # Write the patched tree's commits as the postable series: git format-patch
 # output, signed off by whoever runs it, with a cover letter whose subject
-# and text are taken from patches/0000-cover-letter.patch, and a quilt
+# and text are taken from the base's 0000-cover-letter.patch (patches/<base>/), and a quilt
 # series file.  Usage: format-series.sh OUTDIR (emptied first).
-# Used by export.sh (OUTDIR patches/) and series.sh (build/series/).
+# Used by export.sh (OUTDIR patches/<base>/) and series.sh (build/series/<base>/).
 . "$(dirname "$0")/lib.sh"
 
 out=${1:?usage: format-series.sh OUTDIR}
-need_tree
 if [ -n "${SERIES_FROM:-}" ]; then PATCHED=$SERIES_FROM; fi
+need_tree
 base=$(kgit "$PRISTINE" rev-parse "$BASE_TAG")
 [ -n "$(kgit "$PATCHED" rev-list "$base..HEAD")" ] || die "no commits on $PATCHED above $BASE_TAG"
-cover_src=$TOP/patches/0000-cover-letter.patch
+cover_src=$PATCHDIR/0000-cover-letter.patch
 [ -f "$cover_src" ] || die "no cover letter: ${cover_src#"$TOP"/} is missing"
 # The version of the series is in the cover letter's subject: [PATCH v2 00/11].
 prefix=$(sed -n 's/^Subject: \[\(PATCH[^]]*\) [0-9]*\/[0-9]*\].*/\1/p' "$cover_src" | head -1)

@@ -8,13 +8,54 @@ BUILD=${BUILD:-$TOP/build}
 KSRC=${KSRC:-}
 JOBS=${JOBS:-$(nproc)}
 
-# One directory per kernel source: the Debian tarball or the user's tree.
+msg()  { printf '>>> %s\n' "$*" >&2; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# kernel_version DIR: print VERSION.PATCHLEVEL.SUBLEVEL of a kernel tree
+kernel_version() {
+	local mk=$1/Makefile v p s
+	[ -f "$mk" ] || return 1
+	v=$(sed -n 's/^VERSION = *//p' "$mk" | head -1)
+	p=$(sed -n 's/^PATCHLEVEL = *//p' "$mk" | head -1)
+	s=$(sed -n 's/^SUBLEVEL = *//p' "$mk" | head -1)
+	[ -n "$v" ] && [ -n "$p" ] || return 1
+	echo "$v.$p.${s:-0}"
+}
+
+# Bases: one file per kernel base in configs/base/ (the BASE_* variables:
+# the Debian source package and where it comes from, the kernel versions
+# it covers, the series for it), shell assignments only.  BASE picks one
+# (default 6.12); with KSRC and no BASE, the base whose versions match
+# the user's tree.
+bases() {
+	(cd "$TOP/configs/base" && ls -- *.conf | sed 's/\.conf$//')
+}
+if [ -z "${BASE:-}" ] && [ -n "$KSRC" ] && v=$(kernel_version "$KSRC" 2>/dev/null); then
+	for b in $(bases); do
+		# shellcheck disable=SC2254 # BASE_VERSIONS is a pattern
+		case $v in $(. "$TOP/configs/base/$b.conf"; echo "$BASE_VERSIONS")) BASE=$b ;; esac
+	done
+fi
+DEFAULT_BASE=6.12
+BASE=${BASE:-$DEFAULT_BASE}
+if [ ! -f "$TOP/configs/base/$BASE.conf" ] || [ -n "${BASE//[0-9a-z._-]/}" ]; then
+	echo "error: BASE=$BASE: no configs/base/$BASE.conf (known: $(bases | tr '\n' ' '))" >&2
+	exit 2
+fi
+# shellcheck source=../configs/base/6.12.conf
+. "$TOP/configs/base/$BASE.conf"
+export BASE
+PATCHDIR=${PATCHDIR:-$TOP/$BASE_PATCHES}
+
+# One directory per kernel source: the Debian tarball of the base or the
+# user's tree.
 if [ -n "$KSRC" ]; then
 	KSRC=$(cd "$KSRC" 2>/dev/null && pwd) ||
 		{ echo "error: KSRC=${KSRC}: no such directory" >&2; exit 2; }
 	SRCID=ksrc-$(printf '%s' "$KSRC" | md5sum | cut -c1-8)
 else
-	SRCID=debian
+	SRCID=debian-$BASE
 fi
 SRCDIR=$BUILD/src/$SRCID
 PRISTINE=$SRCDIR/pristine
@@ -23,12 +64,14 @@ PATCHED=$SRCDIR/patched
 # SELinux (make window): a detached worktree made by need_stockfix.
 STOCKFIX=$SRCDIR/stockfix
 OUTDIR=$BUILD/out/$SRCID
+# Results: results/ for the default base, results/<base>/ for another.
+if [ "$BASE" = "$DEFAULT_BASE" ]; then
+	RESULTS_TOP=$TOP/results
+else
+	RESULTS_TOP=$TOP/results/$BASE
+fi
 BASE_TAG=avc-base
 BRANCH=avc-pcpu
-
-msg()  { printf '>>> %s\n' "$*" >&2; }
-warn() { printf 'warning: %s\n' "$*" >&2; }
-die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Architectures: one file of settings per architecture in configs/arch/
 # (the BA_* variables: toolchain, image, qemu, console, KUnit), shell
@@ -93,11 +136,19 @@ fi
 # queues, keys), so that the benchmark guest stays as it is.  make check
 # builds and uses only this flavor; make check-cross its arm64 twin.
 MATRIX_FLAVOR=$BA_FRAGMENT+matrix
-# The benchmark guest's programs and initramfs (the policy is shared).
-if [ "$BENCH_ARCH" = x86_64 ]; then
-	GUEST_DIR=$BUILD/guest
+# The guest policies, built from the base's own class declarations (its
+# mdp), shared by the architectures: build/guest, build/guest-<base> for
+# a base other than the default.  The benchmark guest's programs and
+# initramfs: there for x86_64, in GUEST_POLICY_DIR-<arch> for another.
+if [ "$BASE" = "$DEFAULT_BASE" ]; then
+	GUEST_POLICY_DIR=$BUILD/guest
 else
-	GUEST_DIR=$BUILD/guest-$BENCH_ARCH
+	GUEST_POLICY_DIR=$BUILD/guest-$BASE
+fi
+if [ "$BENCH_ARCH" = x86_64 ]; then
+	GUEST_DIR=$GUEST_POLICY_DIR
+else
+	GUEST_DIR=$GUEST_POLICY_DIR-$BENCH_ARCH
 fi
 
 # ccache: hash paths under build/ relative to the build directory, so that
@@ -160,25 +211,15 @@ progress() {
 	wait "$pid"
 }
 
-# kernel_version DIR: print VERSION.PATCHLEVEL.SUBLEVEL of a kernel tree
-kernel_version() {
-	local mk=$1/Makefile v p s
-	[ -f "$mk" ] || return 1
-	v=$(sed -n 's/^VERSION = *//p' "$mk" | head -1)
-	p=$(sed -n 's/^PATCHLEVEL = *//p' "$mk" | head -1)
-	s=$(sed -n 's/^SUBLEVEL = *//p' "$mk" | head -1)
-	[ -n "$v" ] && [ -n "$p" ] || return 1
-	echo "$v.$p.${s:-0}"
-}
-
-# check_version DIR: accept only 6.12.y
+# check_version DIR: print the kernel version of DIR if the base covers it
 check_version() {
 	local ver
 	ver=$(kernel_version "$1") ||
 		die "$1 is not a kernel tree (no VERSION/PATCHLEVEL in its Makefile)"
+	# shellcheck disable=SC2254 # BASE_VERSIONS is a pattern
 	case $ver in
-	6.12.*) echo "$ver" ;;
-	*) die "$1 is Linux $ver; this series is for 6.12.y only" ;;
+	$BASE_VERSIONS) echo "$ver" ;;
+	*) die "$1 is Linux $ver; the series of BASE=$BASE is for $BASE_VERSIONS (bases: $(bases | tr '\n' ' '))" ;;
 	esac
 }
 
@@ -286,15 +327,15 @@ guest_cc() {
 # what each line means).
 BENCH_ROWS=$TOP/tools/testing/selinux-avc-bench/rows.conf
 
-# bench_nresults [churn]: the RESULT lines a benchmark guest of BENCH_ARCH
-# prints, one per row of BENCH_ROWS (with churn: per row of the churn
-# scenario's benchmarks); a guest without busybox (BA_INIT=c) has no
-# shell for the benchmarks that need one.
+# bench_nresults [SCENARIO]: the RESULT lines a benchmark guest of
+# BENCH_ARCH prints, one per row of BENCH_ROWS (with a SCENARIO, churn or
+# neveraudit: per row of its benchmarks); a guest without busybox
+# (BA_INIT=c) has no shell for the benchmarks that need one.
 bench_nresults() {
-	awk -v churn="${1:-}" -v noshell="$([ "$BA_INIT" = c ] && echo 1)" '
+	awk -v scen="${1:-}" -v noshell="$([ "$BA_INIT" = c ] && echo 1)" '
 		$1 == "op" { needs[$2] = $4 }
-		$1 == "churn" { for (i = 2; i <= NF; i++) inchurn[$i] = 1 }
-		$1 == "row" && (!churn || inchurn[$3]) && !(noshell && needs[$3] != "-") { n++ }
+		scen != "" && $1 == scen { for (i = 2; i <= NF; i++) inscen[$i] = 1 }
+		$1 == "row" && (scen == "" || inscen[$3]) && !(noshell && needs[$3] != "-") { n++ }
 		END { print n + 0 }' "$BENCH_ROWS"
 }
 
@@ -313,26 +354,46 @@ bench_guest() {
 		</dev/null >"$log" 2>&1
 }
 
+# private_apt DIR LINE [DEB-ARCH]: set PAPT to an apt-get command whose
+# state, cache and sources (the one sources.list line LINE) are under DIR,
+# and fetch its package lists (log: DIR/apt.log).  It reads the host's
+# trusted keys and nothing else of its apt configuration, writes nothing
+# outside DIR, and is for download and source only: nothing is installed.
+private_apt() {
+	local d=$1 line=$2 arch=${3:-}
+	command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
+		die "apt-get and dpkg-deb are needed to download Debian packages into ${d#"$TOP"/}"
+	mkdir -p "$d/state/lists/partial" "$d/cache/archives/partial"
+	echo "$line" > "$d/sources.list"
+	PAPT=(apt-get -q -o "Dir::State=$d/state" -o "Dir::Cache=$d/cache"
+		-o "Dir::State::status=/dev/null" -o "Dir::Etc::SourceList=$d/sources.list"
+		-o "Dir::Etc::SourceParts=/dev/null" -o APT::Sandbox::User=root)
+	[ -z "$arch" ] || PAPT+=(-o "APT::Architecture=$arch" -o "APT::Architectures::=$arch")
+	"${PAPT[@]}" update > "$d/apt.log" 2>&1
+}
+
+# debian_suite: the host's Debian codename (bookworm on Debian 12).
+debian_suite() {
+	local c
+	c=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+	echo "${c:-bookworm}"
+}
+
 # guest_busybox: print the path of a static busybox for BENCH_ARCH's
 # guest: the host's for x86_64; for another architecture Debian's
 # busybox-static of that architecture, downloaded once (not installed:
-# apt-get with a private state directory under build/deps/) and unpacked.
+# private_apt under build/deps/) and unpacked.
 guest_busybox() {
-	local d=$BUILD/deps/$BA_DEB_ARCH apt deb
+	local d=$BUILD/deps/$BA_DEB_ARCH deb
 	if [ -n "${BUSYBOX:-}" ] || [ "$BA_DEB_ARCH" = amd64 ]; then
 		echo "${BUSYBOX:-/bin/busybox}"
 		return
 	fi
 	if [ ! -x "$d/root/bin/busybox" ]; then
-		command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
-			die "apt-get and dpkg-deb are needed to fetch busybox-static:$BA_DEB_ARCH"
 		msg "fetching Debian's busybox-static for $BA_DEB_ARCH (once, into ${d#"$TOP"/})"
-		mkdir -p "$d/state/lists/partial" "$d/cache/archives/partial" "$d/deb"
-		apt=(apt-get -q -o "Dir::State=$d/state" -o "Dir::Cache=$d/cache"
-			-o "Dir::State::status=/dev/null" -o "APT::Architecture=$BA_DEB_ARCH"
-			-o "APT::Architectures::=$BA_DEB_ARCH" -o APT::Sandbox::User=root)
-		"${apt[@]}" update >"$d/apt.log" 2>&1 &&
-			(cd "$d/deb" && "${apt[@]}" download "busybox-static:$BA_DEB_ARCH") >>"$d/apt.log" 2>&1 ||
+		mkdir -p "$d/deb"
+		private_apt "$d" "deb ${DEBIAN_MIRROR:-http://deb.debian.org/debian} $(debian_suite) main" "$BA_DEB_ARCH" &&
+			(cd "$d/deb" && "${PAPT[@]}" download "busybox-static:$BA_DEB_ARCH") >>"$d/apt.log" 2>&1 ||
 			die "cannot download busybox-static:$BA_DEB_ARCH from the Debian archive (log: ${d#"$TOP"/}/apt.log); or set BUSYBOX to a static busybox for $BA_DEB_ARCH"
 		deb=$(ls "$d"/deb/busybox-static_*_"$BA_DEB_ARCH".deb | tail -1)
 		rm -rf "$d/root"
@@ -340,6 +401,87 @@ guest_busybox() {
 		[ -x "$d/root/bin/busybox" ] || die "$deb has no bin/busybox"
 	fi
 	echo "$d/root/bin/busybox"
+}
+
+# base_tarball: print the path of the base's source tarball.  A base from
+# the host's apt sources (BASE_SUITE empty) has it where its package
+# installs it (scripts/deps.sh); one from another suite is downloaded once
+# (BASE_PACKAGE at BASE_DEB_VERSION, private_apt under build/deps/, checked
+# by apt) and the tarball taken out of the package.  TARBALL=FILE: that file.
+base_tarball() {
+	local d=$BUILD/deps/$BASE_PACKAGE want deb
+	if [ -n "${TARBALL:-}" ]; then
+		[ -f "$TARBALL" ] ||
+			die "kernel source TARBALL=$TARBALL not found; unset TARBALL to use $BASE_PACKAGE, or pass KSRC=/path/to/linux-${BASE_VERSIONS%.\*}"
+		echo "$TARBALL"
+		return
+	fi
+	if [ -z "$BASE_SUITE" ]; then
+		[ -f "$BASE_TARBALL" ] ||
+			die "kernel source $BASE_TARBALL not found; install it (apt-get install -y $BASE_PACKAGE) or pass KSRC=/path/to/linux-${BASE_VERSIONS%.\*}"
+		echo "$BASE_TARBALL"
+		return
+	fi
+	want=$BASE_PACKAGE${BASE_DEB_VERSION:+=$BASE_DEB_VERSION}
+	if [ ! -f "$d/root$BASE_TARBALL" ] || [ "$(cat "$d/version" 2>/dev/null)" != "$want" ]; then
+		msg "downloading $want from Debian $BASE_SUITE (once, into ${d#"$TOP"/}; not installed)"
+		rm -rf "$d/deb" "$d/root" "$d/version"
+		mkdir -p "$d/deb"
+		private_apt "$d" "deb ${DEBIAN_MIRROR:-http://deb.debian.org/debian} $BASE_SUITE main" ||
+			die "cannot read the package lists of Debian $BASE_SUITE (log: ${d#"$TOP"/}/apt.log); or pass TARBALL=linux-source.tar.xz or KSRC=/path/to/linux-${BASE_VERSIONS%.\*}"
+		(cd "$d/deb" && "${PAPT[@]}" download "$want") >>"$d/apt.log" 2>&1 ||
+			die "cannot download $want from Debian $BASE_SUITE: $(grep -E '^E:' "$d/apt.log" | tail -1) (log: ${d#"$TOP"/}/apt.log); BASE_DEB_VERSION in configs/base/$BASE.conf names the version, or pass TARBALL=linux-source.tar.xz or KSRC=/path/to/linux-${BASE_VERSIONS%.\*}"
+		deb=$(ls "$d"/deb/"${BASE_PACKAGE}"_*.deb | tail -1)
+		progress "unpack $(basename "$deb")" dpkg-deb -x "$deb" "$d/root" || die "cannot unpack $deb"
+		[ -f "$d/root$BASE_TARBALL" ] || die "$deb has no $BASE_TARBALL"
+		echo "$want" > "$d/version"
+	fi
+	echo "$d/root$BASE_TARBALL"
+}
+
+# checkpolicy_na: print the command of a checkpolicy that writes policy
+# version 35 (neveraudit types), for the neveraudit scenario of a base that
+# has them: CHECKPOLICY_NA if set, else the host's checkpolicy if it is
+# new enough (Debian 12's 3.4 writes 33), else Debian's checkpolicy from
+# CHECKPOLICY_NA_SUITE (default sid), downloaded once with the C library
+# it needs (private_apt under build/deps/, nothing installed) and run by
+# that library's own loader.  Fails, saying why, when none can be had.
+checkpolicy_na() {
+	local d=$BUILD/deps/checkpolicy-na lib cmd v
+	if [ -n "${CHECKPOLICY_NA:-}" ]; then
+		echo "$CHECKPOLICY_NA"
+		return
+	fi
+	v=$(checkpolicy -V 2>/dev/null | cut -d' ' -f1)
+	if [ "${v:-0}" -ge 35 ] 2>/dev/null; then
+		echo checkpolicy
+		return
+	fi
+	lib=$d/root/usr/lib/x86_64-linux-gnu
+	cmd="$lib/ld-linux-x86-64.so.2 --library-path $lib $d/root/usr/bin/checkpolicy"
+	if [ ! -x "$d/root/usr/bin/checkpolicy" ] || [ ! -x "$lib/ld-linux-x86-64.so.2" ]; then
+		[ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] || {
+			warn "a checkpolicy for policy version 35 is fetched for amd64 hosts only; set CHECKPOLICY_NA"
+			return 1
+		}
+		msg "fetching Debian's checkpolicy and its C library from ${CHECKPOLICY_NA_SUITE:-sid} (once, into ${d#"$TOP"/}; not installed)"
+		rm -rf "$d/deb" "$d/root"
+		mkdir -p "$d/deb"
+		if ! private_apt "$d" "deb ${DEBIAN_MIRROR:-http://deb.debian.org/debian} ${CHECKPOLICY_NA_SUITE:-sid} main" ||
+		   ! (cd "$d/deb" && "${PAPT[@]}" download checkpolicy libc6) >>"$d/apt.log" 2>&1; then
+			warn "cannot download checkpolicy and libc6 from Debian ${CHECKPOLICY_NA_SUITE:-sid} (log: ${d#"$TOP"/}/apt.log)"
+			return 1
+		fi
+		for deb in "$d"/deb/*.deb; do
+			dpkg-deb -x "$deb" "$d/root" || { warn "cannot unpack $deb"; return 1; }
+		done
+	fi
+	v=$($cmd -V 2>/dev/null | cut -d' ' -f1)
+	if ! [ "${v:-0}" -ge 35 ] 2>/dev/null; then
+		warn "the checkpolicy in ${d#"$TOP"/} writes policy version ${v:-unknown}, not 35"
+		return 1
+	fi
+	echo "$cmd"
 }
 
 # install_busybox BUSYBOX ROOT: BUSYBOX as ROOT/bin/busybox, with a link

@@ -16,7 +16,7 @@ LITMUS_TIMEOUT=${LITMUS_TIMEOUT:-300}
 SUITE=$TOP/tools/testing/selinux-avc-litmus
 EXPECTED=$SUITE/expected
 LKMM=$PRISTINE/tools/memory-model
-RESULTS=${RESULTS:-$TOP/results}
+RESULTS=${RESULTS:-$RESULTS_TOP}
 
 no_herd7() {
 	cat >&2 <<EOF

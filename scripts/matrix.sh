@@ -49,9 +49,9 @@ else
 fi
 export MATRIX_OUT=$OUT
 if [ "$BENCH_ARCH" = x86_64 ]; then
-	RESULTS=${RESULTS:-$TOP/results}
+	RESULTS=${RESULTS:-$RESULTS_TOP}
 else
-	RESULTS=${RESULTS:-$TOP/results/$BA_FRAGMENT}
+	RESULTS=${RESULTS:-$RESULTS_TOP/$BA_FRAGMENT}
 fi
 
 [ "$BA_INIT" = busybox ] || die "the matrix guest needs busybox, which BENCH_ARCH=$BENCH_ARCH has not"

@@ -10,7 +10,7 @@
 lock_build
 
 need_tree
-RESULTS=${RESULTS:-$TOP/results}
+RESULTS=${RESULTS:-$RESULTS_TOP}
 mkdir -p "$RESULTS" "$BUILD/logs" "$OUTDIR"
 arches=${*:-um x86_64}
 csv=$RESULTS/microbench.csv

@@ -17,7 +17,7 @@ lock_build
 
 need_tree
 spec=$TOP/scripts/mutants.txt
-RESULTS=${RESULTS:-$TOP/results}
+RESULTS=${RESULTS:-$RESULTS_TOP}
 mkdir -p "$BUILD/logs" "$RESULTS"
 [ -z "$(kgit "$PATCHED" status --porcelain --untracked-files=no)" ] ||
 	die "$PATCHED has uncommitted changes"

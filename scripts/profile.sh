@@ -42,9 +42,9 @@ PROFILE_SCALE=${PROFILE_SCALE:-10}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}
 KERNELS=${KERNELS:-stock patched}
 if [ "$BENCH_ARCH" = x86_64 ]; then
-	RESULTS=${RESULTS:-$TOP/results}
+	RESULTS=${RESULTS:-$RESULTS_TOP}
 else
-	RESULTS=${RESULTS:-$TOP/results/$flavor}
+	RESULTS=${RESULTS:-$RESULTS_TOP/$flavor}
 fi
 QEMU=${QEMU:-$BA_QEMU}
 case $PROFILE_SCALE in ''|*[!0-9]*|0) die "PROFILE_SCALE must be a positive integer" ;; esac

@@ -180,9 +180,11 @@ def table(head, rows):
 # ---------------------------------------------------------------- context
 
 def series_info(top):
-    """The series in patches/: patch count, cover letter version and
-    subject, a digest of the patches' text, the repository commit."""
-    pdir = os.path.join(top, 'patches')
+    """The series in patches/<base>/ (the base named by the BASE variable
+    that scripts/lib.sh exports, default 6.12): patch count, cover letter
+    version and subject, a digest of the patches' text, the repository
+    commit."""
+    pdir = os.path.join(top, 'patches', os.environ.get('BASE') or '6.12')
     info = {'patches': 0}
     if not os.path.isdir(pdir):
         info['note'] = 'no patches/ directory'
@@ -324,8 +326,8 @@ def base_text(b):
         return 'Linux 6.12 (source not recorded%s)' % ('; ' + b['note'] if b and b.get('note') else '')
     v = 'Linux ' + b.get('version', '6.12.y')
     i = b.get('id')
-    if i == 'debian':
-        return v + ', Debian linux-source-6.12'
+    if i and i.startswith('debian-'):
+        return v + ', Debian linux-source-' + i[len('debian-'):]
     if i:
         return v + ', a tree given as KSRC (build/src/%s)' % i
     return v

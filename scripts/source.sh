@@ -2,12 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Make the pristine kernel tree under build/src/<id>/pristine: a git repo
 # whose first commit, tagged avc-base, is the unmodified source.
-#   default: Debian's linux-source-6.12 tarball from /usr/src
-#   KSRC=DIR: the user's own 6.12.y tree, cloned or copied (never modified)
+#   default: the Debian source tarball of the base (configs/base/$BASE.conf)
+#   KSRC=DIR: the user's own tree, cloned or copied (never modified)
 . "$(dirname "$0")/lib.sh"
 lock_build
-
-TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 
 # The tree is made in .pristine.tmp and renamed into place when complete;
 # .git/avc-base-version is written last.  Whatever an interrupted run left
@@ -31,13 +29,12 @@ mkdir -p "$SRCDIR"
 trap 'rm -rf "$tmp"' EXIT
 
 if [ -z "$KSRC" ]; then
-	[ -f "$TARBALL" ] ||
-		die "kernel source $TARBALL not found; install it (apt-get install -y linux-source-6.12) or pass KSRC=/path/to/linux-6.12"
-	msg "unpacking $TARBALL"
+	tarball=$(base_tarball)
+	msg "unpacking ${tarball#"$TOP"/}"
 	mkdir -p "$tmp"
-	progress "unpack" tar -C "$tmp" --strip-components=1 -xf "$TARBALL"
+	progress "unpack" tar -C "$tmp" --strip-components=1 -xf "$tarball"
 	ver=$(check_version "$tmp")
-	desc="Debian linux-source-6.12 ($ver)"
+	desc="Debian $BASE_PACKAGE ($ver)"
 	msg "recording $desc as a git repo (one-off)"
 	git -C "$tmp" init -q
 	progress "git add" kgit "$tmp" add -A -f

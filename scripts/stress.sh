@@ -37,7 +37,7 @@ STRESS_TIMEOUT=${STRESS_TIMEOUT:-600}
 STRESS_TOGGLE_HOLD=${STRESS_TOGGLE_HOLD:-0}
 QEMU=${QEMU:-qemu-system-x86_64}
 OUT=$BUILD/stress
-RESULTS=${RESULTS:-$TOP/results}
+RESULTS=${RESULTS:-$RESULTS_TOP}
 
 for v in STRESS_ITERS STRESS_SECONDS STRESS_HAMMERS STRESS_TIMEOUT; do
 	case ${!v} in ''|*[!0-9]*|0) die "$v must be a positive integer" ;; esac

@@ -32,7 +32,7 @@ fake_tree() {
 # 1. missing kernel source
 expect_fail "missing source tarball is reported" "not found.*linux-source-6.12" \
 	env BUILD="$T/b1" TARBALL="$T/none.tar.xz" KSRC= "$TOP/scripts/source.sh"
-[ ! -e "$T/b1/src/debian/pristine" ] && ok "missing source leaves no tree" || fail "missing source leaves no tree"
+[ ! -e "$T/b1/src/debian-6.12/pristine" ] && ok "missing source leaves no tree" || fail "missing source leaves no tree"
 
 # 2. KSRC that does not exist
 expect_fail "nonexistent KSRC is reported" "KSRC=.*no such directory" \
@@ -40,11 +40,26 @@ expect_fail "nonexistent KSRC is reported" "KSRC=.*no such directory" \
 
 # 3. wrong version
 fake_tree "$T/v61" 6.1.99
-expect_fail "wrong version names the version" "Linux 6\.1\.99.*6\.12\.y only" \
+expect_fail "wrong version names the version" "Linux 6\.1\.99.*BASE=6\.12 is for 6\.12\.\*" \
 	env BUILD="$T/b3" KSRC="$T/v61" "$TOP/scripts/source.sh"
 expect_fail "make apply refuses a wrong version" "Linux 6\.1\.99" \
 	env BUILD="$T/b3" KSRC="$T/v61" "$TOP/scripts/apply.sh"
 [ -z "$(git -C "$T/v61" status --porcelain)" ] && ok "wrong-version tree untouched" || fail "wrong-version tree untouched"
+
+# 3b. bases: an unknown BASE names the known ones; a user's tree picks the
+#     base its version belongs to, and BASE= given names the one to check.
+expect_fail "an unknown BASE lists the bases" "BASE=9\.9: no configs/base/9\.9\.conf \(known: 6\.12 7\.3" \
+	env BUILD="$T/b3" BASE=9.9 "$TOP/scripts/source.sh"
+fake_tree "$T/v73" 7.3.9
+if env BUILD="$T/b3b" KSRC="$T/v73" BASE= "$TOP/scripts/source.sh" >"$T/out" 2>&1 &&
+   grep -q 'Linux 7\.3\.9' "$T/out" &&
+   [ "$(cat "$T"/b3b/src/ksrc-*/pristine/.git/avc-base-version)" = 7.3.9 ]; then
+	ok "a 7.3 tree as KSRC is taken as BASE=7.3"
+else
+	fail "a 7.3 tree as KSRC is taken as BASE=7.3"
+fi
+expect_fail "BASE=6.12 refuses a 7.3 tree" "Linux 7\.3\.9.*BASE=6\.12 is for 6\.12\.\*" \
+	env BUILD="$T/b3c" KSRC="$T/v73" BASE=6.12 "$TOP/scripts/source.sh"
 
 # 4. not a kernel tree
 mkdir -p "$T/empty"
@@ -192,10 +207,10 @@ wait_for() {
 }
 # source_ok BUILD: a complete pristine tree of the fake tarball
 source_ok() {
-	[ -f "$1/src/debian/pristine/security/file.c" ] &&
-	[ -f "$1/src/debian/pristine/.git/avc-base-version" ] &&
-	git -C "$1/src/debian/pristine" rev-parse -q --verify avc-base >/dev/null &&
-	[ ! -e "$1/src/debian/.pristine.tmp" ]
+	[ -f "$1/src/debian-6.12/pristine/security/file.c" ] &&
+	[ -f "$1/src/debian-6.12/pristine/.git/avc-base-version" ] &&
+	git -C "$1/src/debian-6.12/pristine" rev-parse -q --verify avc-base >/dev/null &&
+	[ ! -e "$1/src/debian-6.12/.pristine.tmp" ]
 }
 mkdir -p "$T/slowbin" "$T/killbin"
 # A long unpack: say that it runs, wait for tar-go, then unpack.
@@ -218,7 +233,7 @@ if wait_for "$T/tar-started"; then
 	# It keeps waiting past its periodic "still waiting" message.
 	if wait_for "$T/run2" "waiting for .*lock.*pid $p1: scripts/source\.sh" &&
 	   wait_for "$T/run2" "still waiting after [0-9]+s for pid $p1: .*processes with the lock open: .*$p1" &&
-	   kill -0 "$p2" 2>/dev/null && [ ! -e "$T/b12/src/debian/pristine" ]; then
+	   kill -0 "$p2" 2>/dev/null && [ ! -e "$T/b12/src/debian-6.12/pristine" ]; then
 		ok "a second run waits, naming the run (pid, command) that holds build/"
 	else
 		cp "$T/run2" "$T/out"
@@ -261,16 +276,16 @@ wait_for "$T/tar-partial" || true
 kill -KILL "$(cat "$T/pid14")" 2>/dev/null || true
 touch "$T/tar-end"
 wait "$p0" || true
-if [ -f "$T/b14/src/debian/.pristine.tmp/Makefile" ] &&
-   [ ! -e "$T/b14/src/debian/.pristine.tmp/security/file.c" ] &&
+if [ -f "$T/b14/src/debian-6.12/.pristine.tmp/Makefile" ] &&
+   [ ! -e "$T/b14/src/debian-6.12/.pristine.tmp/security/file.c" ] &&
    env BUILD="$T/b14" TARBALL="$T/linux.tar.xz" KSRC= "$TOP/scripts/source.sh" >"$T/out" 2>&1 &&
    source_ok "$T/b14" && grep -q 'left by an interrupted run' "$T/out"; then
 	ok "an unpack killed half-way is redone by the next run"
 else
 	fail "an unpack killed half-way is redone by the next run"
 fi
-mkdir -p "$T/b15/src/debian/pristine/.git"
-echo half > "$T/b15/src/debian/pristine/Makefile"
+mkdir -p "$T/b15/src/debian-6.12/pristine/.git"
+echo half > "$T/b15/src/debian-6.12/pristine/Makefile"
 if env BUILD="$T/b15" TARBALL="$T/linux.tar.xz" KSRC= "$TOP/scripts/source.sh" >"$T/out" 2>&1 &&
    source_ok "$T/b15" && grep -q 'incomplete' "$T/out"; then
 	ok "an incomplete pristine tree is made again"
@@ -285,10 +300,10 @@ if [ -d "$PRISTINE/.git" ]; then
 	if KSRC="$T/real" BUILD="$T/b11" "$TOP/scripts/apply.sh" >"$T/out" 2>&1 &&
 	   [ "$(git -C "$T/real" symbolic-ref --short HEAD)" = avc-pcpu ] &&
 	   [ "$(git -C "$T/real" rev-list --count main..avc-pcpu)" = \
-	     "$(grep -cvE '^(#|$)' "$TOP/patches/series")" ]; then
-		ok "make apply puts the series on a new branch of a clean 6.12 tree"
+	     "$(grep -cvE '^(#|$)' "$PATCHDIR/series")" ]; then
+		ok "make apply puts the series on a new branch of a clean $BASE tree"
 	else
-		fail "make apply puts the series on a new branch of a clean 6.12 tree"
+		fail "make apply puts the series on a new branch of a clean $BASE tree"
 	fi
 else
 	ok "make apply happy path # SKIP no pristine tree yet"
@@ -793,7 +808,7 @@ printf '%s\n' 'test,description,stock_none,stock_selinux,stock_overhead,patched_
 cp "$T/res1/bench.csv" "$T/res1/arm64-guest/bench.csv"
 head -1 "$T/res1/bench.csv" > "$T/res1/x86_64-guest+os/bench.csv"
 echo '{' > "$T/res1/bench.json"
-np=$(ls "$TOP/patches" | grep -E '^[0-9]{4}-.*\.patch$' | grep -vc '^0000-' || true)
+np=$(ls "$PATCHDIR" | grep -E '^[0-9]{4}-.*\.patch$' | grep -vc '^0000-' || true)
 if python3 "$RP" "$T/res1" > "$T/out" 2>&1 &&
    [ "$(grep -cx '| stat | 3,000 | 3,900 | +900 | 3,000 | 3,600 | +600 | 0.67 |' "$T/res1/RESULTS.md")" -eq 2 ] &&
    grep -qx '| no-change make (sh script) | 400,000,000 | 520,000,000 | +120,000,000 | 400,000,000 | 480,000,000 | +80,000,000 | 0.67 |' "$T/res1/RESULTS.md" &&

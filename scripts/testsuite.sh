@@ -63,7 +63,7 @@ TESTSUITE_MMDEBSTRAP_MODE=${TESTSUITE_MMDEBSTRAP_MODE:-unshare}
 # the test programs and the files the tests make, not disk used.
 ROOTFS_SIZE=6G
 OUT=$BUILD/testsuite
-RESULTS=${RESULTS:-$TOP/results}
+RESULTS=${RESULTS:-$RESULTS_TOP}
 M=AVC-TESTSUITE
 
 # 1. Bad input first: no build, no lock, nothing written.

@@ -9,7 +9,7 @@ lock_build
 
 "$TOP/scripts/source.sh"
 base=$(kgit "$PRISTINE" rev-parse "$BASE_TAG")
-stamp=$( (echo "$base"; cat "$TOP/patches/series" "$TOP"/patches/*.patch) | md5sum | cut -c1-32)
+stamp=$( (echo "$base"; cat "$PATCHDIR/series" "$PATCHDIR"/*.patch) | md5sum | cut -c1-32)
 stampfile=$SRCDIR/tree.stamp
 # tree.moving exists while the patched tree is made or moved to a new
 # series; if it is there at the start, the run that wrote it was killed
@@ -52,7 +52,7 @@ else
 	head=$(kgit "$PATCHED" rev-parse HEAD)
 	if [ -z "$resume" ] && [ "$head" != "$last" ] && [ "$head" != "$new" ] &&
 	   [ "$(kgit "$PATCHED" rev-parse "HEAD^{tree}")" != "$(kgit "$PATCHED" rev-parse "$new^{tree}")" ]; then
-		die "$PATCHED has commits that are not in patches/ (run scripts/export.sh to keep them, or 'git -C $PATCHED reset --hard $last' to drop them)"
+		die "$PATCHED has commits that are not in ${PATCHDIR#"$TOP"/}/ (run scripts/export.sh to keep them, or 'git -C $PATCHED reset --hard $last' to drop them)"
 	fi
 	touch "$moving"
 	kgit "$PATCHED" reset -q --hard "$new"

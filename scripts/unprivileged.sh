@@ -30,7 +30,7 @@ if [ "${1:-}" = --as-user ]; then
 	B=$TOP/tools/testing/selinux-avc-bench
 	for i in 1 2; do
 		"$B/guest.sh" project
-		cp "$BUILD/guest/initrd-project.gz" "$BUILD/bench-$i.gz"
+		cp "$GUEST_POLICY_DIR/initrd-project.gz" "$BUILD/bench-$i.gz"
 		"$TOP/tools/testing/selinux-avc-matrix/guest.sh"
 		cp "$BUILD/matrix/initrd.gz" "$BUILD/matrix-$i.gz"
 	done
@@ -43,7 +43,7 @@ if [ "${1:-}" = --as-user ]; then
 	msg "booting the patched kernel as uid $(id -u): SELinux enforcing, BENCH_SCALE=1"
 	t0=$SECONDS
 	rc=0
-	progress "guest" bench_guest "$UNPRIV_TIMEOUT" "$img" "$BUILD/guest/initrd-project.gz" \
+	progress "guest" bench_guest "$UNPRIV_TIMEOUT" "$img" "$GUEST_POLICY_DIR/initrd-project.gz" \
 		"console=ttyS0 quiet BENCH_SCALE=1" "$log" || rc=$?
 	n=$(grep -ac "$M: RESULT" "$log" || true)
 	want=$(bench_nresults)

@@ -30,7 +30,7 @@ lock_build
 need_tree
 need_stockfix
 export STRESS_SECONDS=${STRESS_SECONDS:-60}
-RESULTS=${RESULTS:-$TOP/results}
+RESULTS=${RESULTS:-$RESULTS_TOP}
 WINDOW_PARTS=${WINDOW_PARTS:-setenforce reset}
 spec=$TOP/tools/testing/selinux-avc-matrix/window.txt
 dir=$BUILD/window

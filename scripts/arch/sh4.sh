@@ -66,25 +66,18 @@ sh_cc_setup() {
 # build/deps/; DEBIAN_MIRROR picks the mirror) or from MUSL_SRC=DIR, an
 # unpacked musl source tree.
 sh_libc_setup() {
-	local pre=$1 d=$BUILD/deps/musl-sh4 src tgz codename target apt
+	local pre=$1 d=$BUILD/deps/musl-sh4 src tgz target
 	ARCH_LIBC_FLAGS=
 	ARCH_LIBC_DIR=
 	[ -n "$ARCH_CFLAGS" ] || return 0
 	if [ ! -f "$d/inst/lib/libc.a" ] || [ ! -f "$d/inst/lib/musl-gcc.specs" ]; then
 		src=${MUSL_SRC:-}
 		if [ -z "$src" ]; then
-			command -v apt-get >/dev/null ||
-				die "apt-get is needed to fetch Debian's musl source package (or set MUSL_SRC to an unpacked musl source tree)"
 			msg "fetching Debian's musl source package (once, into ${d#"$TOP"/})"
 			rm -rf "$d/src"
-			mkdir -p "$d/state/lists/partial" "$d/cache/archives/partial" "$d/src"
-			codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
-			echo "deb-src ${DEBIAN_MIRROR:-http://deb.debian.org/debian} ${codename:-bookworm} main" >"$d/sources.list"
-			apt=(apt-get -q -o "Dir::State=$d/state" -o "Dir::Cache=$d/cache"
-				-o "Dir::State::status=/dev/null" -o "Dir::Etc::SourceList=$d/sources.list"
-				-o "Dir::Etc::SourceParts=/dev/null" -o APT::Sandbox::User=root)
-			"${apt[@]}" update >"$d/apt.log" 2>&1 &&
-				(cd "$d/src" && "${apt[@]}" source --download-only musl) >>"$d/apt.log" 2>&1 ||
+			mkdir -p "$d/src"
+			private_apt "$d" "deb-src ${DEBIAN_MIRROR:-http://deb.debian.org/debian} $(debian_suite) main" &&
+				(cd "$d/src" && "${PAPT[@]}" source --download-only musl) >>"$d/apt.log" 2>&1 ||
 				die "cannot download Debian's musl source package (log: ${d#"$TOP"/}/apt.log); or set MUSL_SRC to an unpacked musl source tree"
 			tgz=$(ls "$d"/src/musl_*.orig.tar.gz 2>/dev/null | tail -1)
 			[ -n "$tgz" ] || die "Debian's musl source package has no musl_*.orig.tar.gz (log: ${d#"$TOP"/}/apt.log)"

@@ -15,7 +15,7 @@ lock_build
 kind=${1:-${POLICY:-project}}
 # BENCH_ARCH's programs and initramfs in $GUEST_DIR (build/guest for
 # x86_64); the policy, the same for every architecture, in build/guest.
-P=$BUILD/guest
+P=$GUEST_POLICY_DIR
 G=$GUEST_DIR
 root=$G/root-$kind
 initrd=$G/initrd-$kind.gz
@@ -58,7 +58,7 @@ fi
 chmod 755 "$root/init"
 cp "$types_h" "$root/usr/include/sys/types.h"
 echo secret > "$root/secret"
-cp "$P/policy-$kind"/{policy.bin,labels,domain,permissive_domain,churn,kind} "$root/policy/"
+cp "$P/policy-$kind"/{policy.bin,policy-na.bin,labels,domain,permissive_domain,neveraudit_domain,churn,kind} "$root/policy/"
 # Owners, modes, times and the console node come from make_initramfs (no
 # root needed); the same inputs give the same image.
 make_initramfs "$root" "$initrd"

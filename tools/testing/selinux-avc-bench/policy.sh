@@ -13,13 +13,17 @@
 # Output: policy.bin, labels (PATH CONTEXT lines for the init script),
 # domain (the context the benchmark runs in), permissive_domain, churn
 # (the contexts of the churn scenario's files, one a line; empty for
-# debian), kind (project|debian).
+# debian), kind (project|debian); policy-na.bin and neveraudit_domain, the
+# neveraudit scenario's policy (the project policy with its permissive
+# domain also neveraudit) and domain, both empty where the base has no
+# neveraudit types or no checkpolicy for them is at hand (checkpolicy_na
+# in scripts/lib.sh).
 . "$(dirname "$0")/../../../scripts/lib.sh"
 lock_build
 
 kind=${1:-${POLICY:-project}}
 PDIR=$TOP/tools/testing/selinux-avc-bench/policy
-out=$BUILD/guest/policy-$kind
+out=$GUEST_POLICY_DIR/policy-$kind
 mkdir -p "$out"
 
 # Labels the guest needs for files that the policy decides nothing about.
@@ -34,7 +38,7 @@ guest_paths="/bin/*=/bin/busybox /usr/*=/usr/include/sys/types.h
 CHURN_TYPES=64
 
 build_mdp() {
-	local mdir=$BUILD/guest/mdp inc
+	local mdir=$GUEST_POLICY_DIR/mdp inc
 	local src=$PRISTINE/scripts/selinux/mdp/mdp.c
 	[ -f "$src" ] || die "no $src: run 'make source' first"
 	mkdir -p "$mdir/stub/generated"
@@ -112,6 +116,23 @@ build_project() {
 			;;
 		esac
 	done
+	: > "$out/policy-na.bin"
+	: > "$out/neveraudit_domain"
+	if grep -qs 'POLICYDB_VERSION_NEVERAUDIT' "$PRISTINE/security/selinux/include/security.h"; then
+		local cpna
+		if cpna=$(checkpolicy_na); then
+			# Beside the domain's permissive statement, in the TE part.
+			sed 's/^permissive bench_perm_t;$/&\nneveraudit bench_perm_t;/' "$conf" > "$out/policy-na.conf"
+			grep -qx 'neveraudit bench_perm_t;' "$out/policy-na.conf" ||
+				die "no 'permissive bench_perm_t;' line in ${conf#"$TOP"/}"
+			# shellcheck disable=SC2086 # cpna: a command and its arguments
+			$cpna -M -U allow -o "$out/policy-na.bin" "$out/policy-na.conf" >"$out/policy-na.log" 2>&1 ||
+				die "checkpolicy (neveraudit) failed on ${out#"$TOP"/}/policy-na.conf: $(tail -3 "$out/policy-na.log")"
+			echo "system_u:system_r:bench_perm_t:s0" > "$out/neveraudit_domain"
+		else
+			warn "no checkpolicy for neveraudit types: the neveraudit scenario is left out"
+		fi
+	fi
 	grep -v '^#' "$PDIR/file_labels" | awk 'NF == 2 {print $1, "system_u:object_r:" $2 ":s0"}' > "$out/labels"
 	echo "system_u:system_r:bench_t:s0" > "$out/domain"
 	echo "system_u:system_r:bench_perm_t:s0" > "$out/permissive_domain"
@@ -143,6 +164,8 @@ build_debian() {
 	echo "system_u:system_r:init_t:s0" > "$out/domain"
 	: > "$out/permissive_domain"
 	: > "$out/churn"
+	: > "$out/policy-na.bin"
+	: > "$out/neveraudit_domain"
 }
 
 case $kind in

@@ -8,7 +8,9 @@ Usage: report.py RESULTS_DIR KERNEL:MODE:LOG...
   KERNEL is stock or patched, MODE is selinux or none, or churn-selinux
   or churn-none for the permissive churn scenario (BENCH_SCENARIO=churn),
   whose rows go to a table of their own and after the suite's rows in
-  bench.csv and bench.json.  The macro rows (RUN_TESTS) are per run of a
+  bench.csv and bench.json; or na-selinux for the neveraudit scenario
+  (BENCH_SCENARIO=neveraudit: the permissive domain, also neveraudit),
+  whose baseline is the none guest's, and whose rows come last.  The macro rows (RUN_TESTS) are per run of a
   whole workload: a table of their own too, after the per-operation rows
   in bench.csv and bench.json, and in bench-run.dat (bench.png's second
   panel) instead of bench.dat.
@@ -29,7 +31,8 @@ MARK = 'SELINUX-AVC-BENCH: '
 
 # The rows (rows.conf): lmbench-style label -> (key, description), in
 # table order, and the guest benchmark (op) of each key.
-_, _CHURN, _ROWS = rowsconf.load()
+_, _SCEN, _ROWS = rowsconf.load_scenarios()
+_CHURN = _SCEN['churn']
 TESTS = [(r.label, r.key, r.description) for r in _ROWS if r.unit == 'op']
 # Macro rows: one figure per run of a whole workload, not per operation.
 # They print in a table of their own and follow TESTS in bench.csv and
@@ -40,11 +43,17 @@ RUN_UNIT = 'guest instructions per run'
 # suite's labels, under keys of their own in bench.csv and bench.json.
 CHURN_TESTS = [(r.label, 'churn_' + r.key, r.description)
                for op in _CHURN for r in _ROWS if r.op == op and r.unit == 'op']
+# The neveraudit scenario's rows, under keys na_KEY.
+NA_TESTS = [(r.label, 'na_' + r.key, r.description)
+            for op in _SCEN['neveraudit'] for r in _ROWS if r.op == op and r.unit == 'op']
 ROW_OP = {r.key: r.op for r in _ROWS}
 ROW_OP.update({'churn_' + r.key: r.op for r in _ROWS})
+ROW_OP.update({'na_' + r.key: r.op for r in _ROWS})
 KERNELS = ['stock', 'patched']
 MODES = ['none', 'selinux']
 CHURN_MODES = ['churn-none', 'churn-selinux']
+# The neveraudit scenario: no LSM from the none guests.
+NA_MODES = ['none', 'na-selinux']
 # Counters of /sys/fs/selinux/avc/cache_stats and pcpu_cache_stats.
 AVC_FIELDS = ['lookups', 'hits', 'misses', 'allocations', 'reclaims', 'frees']
 PCPU_FIELDS = ['lookups', 'hits', 'misses', 'fills']
@@ -62,7 +71,7 @@ def parse(kernel, mode, path):
     except OSError as e:
         fail('%s %s: cannot read %s: %s' % (kernel, mode, path, e))
     churn = mode.startswith('churn-')
-    tests = CHURN_TESTS if churn else TESTS + RUN_TESTS
+    tests = CHURN_TESTS if churn else NA_TESTS if mode == 'na-selinux' else TESTS + RUN_TESTS
     run = {'results': {}, 'stats': {}, 'checks': [], 'denied': [],
            'begin': None, 'context': None, 'end': False, 'churn': [],
            'skipped': {}}
@@ -275,10 +284,16 @@ def main():
     runs = {}
     for spec in sys.argv[2:]:
         kernel, mode, path = spec.split(':', 2)
-        if kernel not in KERNELS or mode not in MODES + CHURN_MODES:
+        if kernel not in KERNELS or mode not in MODES + CHURN_MODES + NA_MODES:
             fail('bad run %s: want KERNEL:MODE:LOG, KERNEL one of %s, MODE one of %s'
-                 % (spec, ' '.join(KERNELS), ' '.join(MODES + CHURN_MODES)))
+                 % (spec, ' '.join(KERNELS), ' '.join(MODES + CHURN_MODES + NA_MODES[1:])))
         runs[(kernel, mode)] = parse(kernel, mode, path)
+    # The neveraudit rows' baseline: the none guest's figures of their ops.
+    for (k, m), r in runs.items():
+        if m == 'none':
+            for _, key, _ in NA_TESTS:
+                if key[len('na_'):] in r['results']:
+                    r['results'][key] = r['results'][key[len('na_'):]]
     kernels = [k for k in KERNELS if any((k, m) in runs for m in MODES)]
     # Rows of benchmarks that a guest could not run are left out of every
     # output.
@@ -294,6 +309,8 @@ def main():
     for row in run_rows:
         row['unit'] = RUN_UNIT
     churn_rows = make_rows(runs, kernels, CHURN_TESTS, CHURN_MODES) if churn_kernels else []
+    na_kernels = [k for k in KERNELS if (k, 'na-selinux') in runs]
+    na_rows = make_rows(runs, kernels, NA_TESTS, NA_MODES) if na_kernels else []
     for row in churn_rows:
         ss, ps = row.get('stock_selinux'), row.get('patched_selinux')
         row['selinux_ratio'] = round(ps / ss, 3) if ss and ps is not None else None
@@ -308,7 +325,7 @@ def main():
     # follow the suite's, in the same columns.
     with open(outdir + '/bench.csv', 'w') as f:
         f.write(','.join(['test', 'description'] + cols) + '\n')
-        for row in rows + run_rows + churn_rows:
+        for row in rows + run_rows + churn_rows + na_rows:
             desc = row['description']
             if 'unit' in row:
                 desc += ' (%s)' % row['unit'].replace('guest ', '')
@@ -338,8 +355,16 @@ def main():
             'churner': {'%s_%s' % k: r['churner']
                         for k, r in sorted(runs.items()) if 'churner' in r},
         }
+    if na_rows:
+        meta['neveraudit'] = {
+            'tests': [row['test'] for row in na_rows],
+            'description': 'BENCH_SCENARIO=neveraudit: the na_* tests in the '
+                           'permissive domain, which the policy (version 35) '
+                           'also marks neveraudit; the *_none columns are the '
+                           'lsm=capability guests\' figures of the same ops',
+        }
     with open(outdir + '/bench.json', 'w') as f:
-        json.dump({'meta': meta, 'tests': rows + run_rows + churn_rows}, f, indent=2)
+        json.dump({'meta': meta, 'tests': rows + run_rows + churn_rows + na_rows}, f, indent=2)
         f.write('\n')
 
     # gnuplot data: test, SELinux overhead per kernel; the per-run rows
@@ -369,6 +394,12 @@ def main():
         print_table(run_rows, kernels, ratio, unit='instructions per run', cw=10)
     if churn_rows:
         print_churn(runs, kernels, churn_rows)
+    if na_rows:
+        print()
+        print('Neveraudit (BENCH_SCENARIO=neveraudit): the benchmark in the permissive domain,')
+        print('which the policy also marks neveraudit (where the base answers such a domain')
+        print('early in inode_permission and inode_getattr); no LSM: the none guests.')
+        print_table(na_rows, kernels, ratio)
 
 
 if __name__ == '__main__':

@@ -12,8 +12,17 @@ Row = collections.namedtuple('Row', 'key op windows unit paper label description
 
 def load(path=ROWS_CONF):
     """(ops, churn, rows): the "op" lines as Op, in order; the churn
-    scenario's op names, in order; the "row" lines as Row, in order."""
-    ops, churn, rows = [], [], []
+    scenario's op names, in order; the "row" lines as Row, in order.
+    load_scenarios() also gives the neveraudit scenario's ops."""
+    ops, scen, rows = load_scenarios(path)
+    return ops, scen['churn'], rows
+
+
+def load_scenarios(path=ROWS_CONF):
+    """(ops, scenarios, rows): as load(), with the op names of each
+    scenario line (churn, neveraudit) in a dict."""
+    ops, rows = [], []
+    scen = {'churn': [], 'neveraudit': []}
     with open(path) as f:
         for n, line in enumerate(f, 1):
             words = line.split()
@@ -22,8 +31,8 @@ def load(path=ROWS_CONF):
             where = '%s:%d' % (path, n)
             if words[0] == 'op' and len(words) >= 5 and words[2].isdigit():
                 ops.append(Op(words[1], int(words[2]), words[3], words[4:]))
-            elif words[0] == 'churn':
-                churn += words[1:]
+            elif words[0] in scen:
+                scen[words[0]] += words[1:]
             elif words[0] == 'row':
                 head, sep, desc = line.partition(' | ')
                 f = head.split(None, 6)
@@ -34,12 +43,12 @@ def load(path=ROWS_CONF):
                 rows.append(Row(f[1], f[2], int(f[3]), f[4], f[5] == 'paper',
                                 f[6].strip(), desc.strip()))
             else:
-                raise ValueError('%s: not an op, churn or row line' % where)
+                raise ValueError('%s: not an op, churn, neveraudit or row line' % where)
     names = [o.name for o in ops]
-    for op in churn + [r.op for r in rows]:
+    for op in scen['churn'] + scen['neveraudit'] + [r.op for r in rows]:
         if op not in names:
             raise ValueError('%s: no op line for %s' % (path, op))
     keys = [r.key for r in rows]
     if len(set(keys)) != len(keys) or len(set(names)) != len(names):
         raise ValueError('%s: a row key or op name twice' % path)
-    return ops, churn, rows
+    return ops, scen, rows

@@ -33,8 +33,8 @@ make -s -C "$TOP/tools/testing/selinux-avc-matrix" OUT="$G/bin" CC="$GUEST_CC" |
 	cat "$G.policy.log" >&2
 	die "tools/testing/selinux-avc-bench/policy.sh project failed"
 }
-decls=$BUILD/guest/policy-project/decls.conf
-caps=$BUILD/guest/policy-project/policycaps.conf
+decls=$GUEST_POLICY_DIR/policy-project/decls.conf
+caps=$GUEST_POLICY_DIR/policy-project/policycaps.conf
 [ -s "$decls" ] && [ -s "$caps" ] || die "no $decls or $caps from the benchmark's policy.sh"
 classes=$(awk '/^class [a-z0-9_]+$/ && !seen[$2]++ {print $2}' "$decls")
 

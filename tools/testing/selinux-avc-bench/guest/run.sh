@@ -8,7 +8,8 @@
 # With BENCH_OP=<op> (make profile) only that benchmark runs, and its
 # measured windows are reported as "SELINUX-AVC-BENCH: WINDOW N ops M".
 # With BENCH_SCENARIO=churn (set by /init, which runs a churner beside it)
-# it runs only the churn scenario's ops (rows.conf's "churn" line).
+# it runs only the churn scenario's ops (rows.conf's "churn" line); with
+# BENCH_SCENARIO=neveraudit, only the neveraudit scenario's.
 M=SELINUX-AVC-BENCH
 R=/bench/rows.conf
 scale=${BENCH_SCALE:-100}
@@ -54,8 +55,8 @@ if [ -n "${BENCH_OP:-}" ]; then
 	bench "$BENCH_OP"
 	exit 0
 fi
-if [ "$scenario" = churn ]; then
-	ops=$(awk '$1 == "churn" { $1 = ""; print }' $R)
+if [ -n "$scenario" ]; then
+	ops=$(awk -v s="$scenario" '$1 == s { $1 = ""; print }' $R)
 else
 	ops=$(awk '$1 == "op" { print $2 }' $R)
 fi
