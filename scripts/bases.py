@@ -70,7 +70,8 @@ def main(argv):
         so, po = num(r.get('stock_overhead')), num(r.get('patched_overhead'))
         dso, dpo = num(d.get('stock_overhead')), num(d.get('patched_overhead'))
         rows.append({
-            'test': key, 'description': r['description'],
+            'test': key,
+            'description': ('neveraudit: ' if key.startswith('na_') else '') + r['description'],
             cols[2]: num(d.get('stock_none')), cols[3]: dso, cols[4]: dpo,
             cols[5]: num(r.get('stock_none')), cols[6]: so, cols[7]: po,
             cols[8]: ratio(so, dso), cols[9]: ratio(po, so),

@@ -90,7 +90,7 @@ KERNELS=$KERNELS KERNEL_coverage=$kdir/bzImage RESULTS=$dir MATRIX_TIMEOUT=${MAT
 	"$TOP/scripts/matrix.sh" "$flavor" > "$BUILD/logs/coverage-matrix.log" 2>&1 || mrc=$?
 dumps=()
 for k in $KERNELS; do
-	log=$BUILD/matrix/$k/console.log
+	log=$MATRIX_DIR/$k/console.log
 	sed -n '/AVC-MATRIX: COVERAGE BEGIN/,/AVC-MATRIX: COVERAGE END/p' "$log" 2>/dev/null | tr -d '\r' |
 		grep -v '^AVC-MATRIX: ' | base64 -d 2>/dev/null | gunzip > "$dir/$k.dump" 2>/dev/null && [ -s "$dir/$k.dump" ] ||
 		die "$k: no coverage record in ${log#"$TOP"/} (the guest did not finish? see build/logs/coverage-matrix.log)"

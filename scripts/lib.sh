@@ -150,6 +150,11 @@ if [ "$BENCH_ARCH" = x86_64 ]; then
 else
 	GUEST_DIR=$GUEST_POLICY_DIR-$BENCH_ARCH
 fi
+# The decision matrix's guest, policy and logs: build/matrix for the
+# default base on x86_64, with -<base> and -<arch> for the others.
+MATRIX_DIR=$BUILD/matrix
+[ "$BASE" = "$DEFAULT_BASE" ] || MATRIX_DIR=$MATRIX_DIR-$BASE
+[ "$BENCH_ARCH" = x86_64 ] || MATRIX_DIR=$MATRIX_DIR-$BENCH_ARCH
 
 # ccache: hash paths under build/ relative to the build directory, so that
 # another clone of this repo (CI) reuses the objects this one compiled.

@@ -42,11 +42,7 @@ QEMU=${QEMU:-$BA_QEMU}
 MX=$TOP/tools/testing/selinux-avc-matrix
 # BENCH_ARCH's guest (make check-cross runs it on arm64): its own
 # directory, the same policy and cases.
-if [ "$BENCH_ARCH" = x86_64 ]; then
-	OUT=$BUILD/matrix
-else
-	OUT=$BUILD/matrix-$BENCH_ARCH
-fi
+OUT=$MATRIX_DIR
 export MATRIX_OUT=$OUT
 if [ "$BENCH_ARCH" = x86_64 ]; then
 	RESULTS=${RESULTS:-$RESULTS_TOP}

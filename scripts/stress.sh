@@ -64,7 +64,7 @@ for k in $KERNELS; do
 	qrc=0
 	progress "stress $k" timeout --foreground -k 5 "$STRESS_TIMEOUT" "$QEMU" \
 		-accel tcg,thread=multi -smp 2,sockets=2,cores=1,threads=1 -m 512 -nographic -no-reboot \
-		-kernel "$(image "$k")" -initrd "$BUILD/matrix/initrd.gz" \
+		-kernel "$(image "$k")" -initrd "$MATRIX_DIR/initrd.gz" \
 		-append "console=ttyS0 quiet MATRIX_MODE=stress STRESS_ITERS=$STRESS_ITERS STRESS_SECONDS=$STRESS_SECONDS STRESS_HAMMERS=$STRESS_HAMMERS STRESS_TOGGLE_HOLD=$STRESS_TOGGLE_HOLD" \
 		</dev/null >"$log" 2>&1 || qrc=$?
 	tr -d '\r' < "$log" | grep -a 'AVC-MATRIX: \(avcstress\|ERROR\|CPUS\)' |

@@ -822,5 +822,28 @@ else
 	fail "results.py: a bench run per architecture, a partial run and broken JSON"
 fi
 
+# bases.py: the comparison across bases from two bench.csv files: the
+# overheads of both bases, upstream's gain and the series' ratio per row,
+# a row the default base lacks, and the neveraudit rows after the rest.
+mkdir -p "$T/bases/6.12"
+printf '%s\n' 'test,description,stock_none,stock_selinux,stock_overhead,patched_none,patched_selinux,patched_overhead,ratio' \
+	'stat,"stat",2700.0,3460.0,760.0,2700.0,2890.0,190.0,0.25' \
+	> "$T/bases/6.12/bench.csv"
+printf '%s\n' 'test,description,stock_none,stock_selinux,stock_overhead,patched_none,patched_selinux,patched_overhead,ratio' \
+	'stat,"stat",2200.0,2860.0,660.0,2200.0,2365.0,165.0,0.25' \
+	'newrow,"a row only 7.3 has",100.0,150.0,50.0,100.0,125.0,25.0,0.5' \
+	'na_stat,"stat",2200.0,2300.0,100.0,2200.0,2300.0,100.0,1.0' \
+	> "$T/bases/bench.csv"
+if python3 "$TOP/scripts/bases.py" 6.12 "$T/bases/6.12" 7.3 "$T/bases" "$T/bases" > "$T/out" 2>&1 &&
+   grep -qE '^stat +\| +\+760 +\+190\| +\+660 +\+165\| +0\.87 +0\.25\| +0\.87$' "$T/bases/bases.txt" &&
+   grep -qE '^a row only 7\.3 has +\| +- +-\| +\+50 +\+25\| +- +0\.50\| +-$' "$T/bases/bases.txt" &&
+   [ "$(tail -1 "$T/bases/bases.csv" | cut -d, -f1)" = na_stat ] &&
+   grep -q '^stat,stat,2700.0,760.0,190.0,2200.0,660.0,165.0,0.868,0.25,0.868$' "$T/bases/bases.csv"; then
+	ok "bases.py: both bases' overheads, upstream's gain and the series' ratio per row"
+else
+	cat "$T/bases/bases.txt" "$T/bases/bases.csv" >> "$T/out" 2>/dev/null
+	fail "bases.py: both bases' overheads, upstream's gain and the series' ratio per row"
+fi
+
 echo "$pass passed, $failn failed"
 [ $failn -eq 0 ]

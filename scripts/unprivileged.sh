@@ -32,7 +32,7 @@ if [ "${1:-}" = --as-user ]; then
 		"$B/guest.sh" project
 		cp "$GUEST_POLICY_DIR/initrd-project.gz" "$BUILD/bench-$i.gz"
 		"$TOP/tools/testing/selinux-avc-matrix/guest.sh"
-		cp "$BUILD/matrix/initrd.gz" "$BUILD/matrix-$i.gz"
+		cp "$MATRIX_DIR/initrd.gz" "$BUILD/matrix-$i.gz"
 	done
 	for i in bench matrix; do
 		cmp "$BUILD/$i-1.gz" "$BUILD/$i-2.gz" >&2 ||
@@ -74,25 +74,27 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/avc-unpriv.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 msg "copying what the guest build needs to $tmp"
 c=$tmp/top
-mkdir -p "$c/tools/testing" "$c/configs" "$c/build/src/debian/pristine" "$tmp/home/tmp"
+# The copy has no KSRC: its source is debian-<base>, whatever this run's is.
+cid=debian-$BASE
+mkdir -p "$c/tools/testing" "$c/configs" "$c/build/src/$cid/pristine" "$tmp/home/tmp"
 cp -r "$TOP/scripts" "$c/"
-cp -r "$TOP/configs/arch" "$c/configs/"
+cp -r "$TOP/configs/arch" "$TOP/configs/base" "$c/configs/"
 cp -r "$TOP/tools/testing/selinux-avc-bench" "$TOP/tools/testing/selinux-avc-matrix" \
 	"$TOP/tools/testing/selinux-avc-common" "$c/tools/testing/"
 (cd "$PRISTINE" && cp -r --parents usr/gen_init_cpio.c scripts/selinux/mdp/mdp.c \
-	include security/selinux/include "$c/build/src/debian/pristine/")
+	include security/selinux/include "$c/build/src/$cid/pristine/")
 # policy.sh takes mdp's filesystem options from the stock guest config.
 conf=$OUTDIR/stock-x86_64-guest/include/generated/autoconf.h
 if [ -f "$conf" ]; then
-	mkdir -p "$c/build/out/debian/stock-x86_64-guest/include/generated"
-	cp "$conf" "$c/build/out/debian/stock-x86_64-guest/include/generated/"
+	mkdir -p "$c/build/out/$cid/stock-x86_64-guest/include/generated"
+	cp "$conf" "$c/build/out/$cid/stock-x86_64-guest/include/generated/"
 fi
 cp "$img" "$tmp/bzImage"
 [ ${#asuser[@]} -eq 0 ] || chown -R "$uid:$uid" "$tmp"
 
 rc=0
 env -i PATH="$PATH" LANG=C HOME="$tmp/home" TMPDIR="$tmp/home/tmp" \
-	CCACHE_DIR="$tmp/home/ccache" JOBS="$JOBS" ${QEMU:+QEMU="$QEMU"} \
+	CCACHE_DIR="$tmp/home/ccache" JOBS="$JOBS" BASE="$BASE" ${QEMU:+QEMU="$QEMU"} \
 	UNPRIV_TIMEOUT="$UNPRIV_TIMEOUT" \
 	"${asuser[@]}" bash "$c/scripts/unprivileged.sh" --as-user "$tmp/bzImage" || rc=$?
 mkdir -p "$BUILD/logs"

@@ -13,8 +13,9 @@ lock_build
 MX=$TOP/tools/testing/selinux-avc-matrix
 BP=$TOP/tools/testing/selinux-avc-bench/policy
 # BENCH_ARCH's programs and busybox; matrix.sh names the directory
-# (build/matrix for x86_64, build/matrix-<arch> for the others).
-MOUT=${MATRIX_OUT:-$BUILD/matrix}
+# (MATRIX_DIR of scripts/lib.sh: build/matrix for x86_64 on the default
+# base).
+MOUT=${MATRIX_OUT:-$MATRIX_DIR}
 G=$MOUT/guest
 root=$G/root
 pol=$MOUT/policy
