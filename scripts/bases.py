@@ -79,7 +79,7 @@ def main(argv):
         })
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, 'bases.csv'), 'w', newline='') as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator='\n')
         w.writerow(cols)
         for r in rows:
             w.writerow([r[c] if not isinstance(r[c], float) else round(r[c], 3)
