@@ -14,7 +14,7 @@ S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kernel-matrix kunit \
 	kunit-um kunit-x86_64 kunit-i386 kunit-arm64 sparse configs checkpatch series check check-7.3 test-scripts \
-	bench bench-os paper results profile microbench stress window matrix coverage testsuite litmus debug mutants mutant-kernel bisect check-cross export clean distclean
+	bench bench-os paper results profile cache microbench stress window matrix coverage testsuite litmus debug mutants mutant-kernel bisect check-cross export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y and 7.3.y (BASE=)'
@@ -60,6 +60,10 @@ help:
 	@echo '                    instructions per op and per function under security/,'
 	@echo '                    SELinux minus lsm=capability, stock and patched (qemu plugin;'
 	@echo '                    BENCH_ARCH=arm64 or sh4 for those guests)'
+	@echo '  make cache OP=row  the same row in a cache model (a server and a phone core):'
+	@echo '                    L1i/L1d/L2/LLC misses per op and a modelled cost, SELinux'
+	@echo '                    minus lsm=capability, stock and patched; CACHE_COLD=1 adds'
+	@echo '                    the first operation after every level is emptied'
 	@echo '  make microbench   in-kernel avc_has_perm microbenchmark (UML ns, x86_64 instructions)'
 	@echo '  make matrix       decision/audit matrix, stock vs patched vs policy (part of check)'
 	@echo '  make coverage     the matrix on a patched kernel that records each AVC decision'
@@ -171,6 +175,9 @@ results:
 
 profile: kernel
 	@$(S)/profile.sh $(OP)
+
+cache: kernel
+	@$(S)/cache.sh $(OP)
 
 microbench: tree
 	@$(S)/microbench.sh um x86_64

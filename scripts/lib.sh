@@ -344,6 +344,69 @@ bench_nresults() {
 		END { print n + 0 }' "$BENCH_ROWS"
 }
 
+# bench_row OP TARGET FLAVOR: the row OP of make bench (BENCH_ROWS' row
+# lines) for a per-row tool (make profile, make cache): sets guest_op (the
+# guest's benchmark), mask (its windows: lat_fs times a warm-up create and
+# unlink, then the measured create, window 3, and unlink, window 4) and
+# unit (run for the macro row, a whole workload; operation otherwise), or
+# dies with "usage: make TARGET OP=<row>" and the rows.  Then checks what
+# the guests need: qemu, gcc, nm, python3 and each of KERNELS' FLAVOR
+# kernels.
+bench_row() {
+	local op=$1 target=$2 flavor=$3 kind key gop windows u t k
+	local -A rows=()
+	while read -r kind key gop windows u _; do
+		if [ "$kind" = row ]; then
+			rows[$key]=$gop:$windows:$u
+		fi
+	done < "$BENCH_ROWS"
+	[ -n "$op" ] && [ -n "${rows[$op]:-}" ] ||
+		die "usage: make $target OP=<row>; rows: $(echo "${!rows[@]}" | tr ' ' '\n' | sort | tr '\n' ' ')"
+	IFS=: read -r guest_op mask unit <<<"${rows[$op]}"
+	[ "$unit" = run ] || unit=operation
+	command -v "$QEMU" >/dev/null ||
+		die "$QEMU not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
+	for t in gcc:gcc nm:binutils python3:python3; do
+		command -v "${t%%:*}" >/dev/null ||
+			die "${t%%:*} not found: apt-get install ${t#*:} (or run scripts/deps.sh)"
+	done
+	for k in $KERNELS; do
+		case $k in stock|patched) ;; *) die "KERNELS: unknown kernel '$k'" ;; esac
+		[ -f "$OUTDIR/$k-$flavor/vmlinux" ] ||
+			die "no $k kernel in ${OUTDIR#"$TOP"/}/$k-$flavor: build it first (make kernel)"
+	done
+}
+
+# qemu_plugin NAME: build/tools/NAME.so, the qemu plugin NAME.c of
+# tools/testing/selinux-avc-profile, built with the host gcc when missing or
+# older than a source there (its .c and the headers); prints its path.
+qemu_plugin() {
+	local name=$1 psrc=$TOP/tools/testing/selinux-avc-profile f new=
+	local so=$BUILD/tools/$name.so
+	[ -f "$so" ] || new=1
+	for f in "$psrc/$name.c" "$psrc"/*.h; do
+		if [ "$f" -nt "$so" ]; then
+			new=1
+		fi
+	done
+	if [ -n "$new" ]; then
+		mkdir -p "$BUILD/tools"
+		gcc -O2 -Wall -Wextra -Wno-unused-parameter -shared -fPIC \
+			-fvisibility=hidden -o "$so.tmp" "$psrc/$name.c" >&2 ||
+			die "cannot build the qemu plugin $name"
+		mv "$so.tmp" "$so"
+	fi
+	echo "$so"
+}
+
+# guest_finished LOG: die unless the bench guest of LOG ran to its end
+# without an error.
+guest_finished() {
+	grep -aq 'SELINUX-AVC-BENCH: END' "$1" || die "guest did not finish: $1"
+	! grep -aq 'SELINUX-AVC-BENCH: ERROR' "$1" ||
+		die "guest error: $(grep -a 'SELINUX-AVC-BENCH: ERROR' "$1" | head -1)"
+}
+
 # bench_guest TIMEOUT BZIMAGE INITRD APPEND LOG [QEMU-ARG...]: boot one
 # benchmark guest under qemu TCG, console to LOG.  The virtual clock counts
 # instructions and the RTC starts at a fixed date, so the guest sees the

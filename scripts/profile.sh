@@ -22,21 +22,8 @@
 . "$(dirname "$0")/lib.sh"
 lock_build
 
-# row key -> "guest benchmark:window mask:unit" (BENCH_ROWS' row lines:
-# lat_fs times a warm-up create and unlink, then the measured create
-# (window 3) and unlink (window 4); the macro row is per run of a whole
-# workload, not per operation).
-declare -A rows=()
-while read -r kind key gop windows unit _; do
-	if [ "$kind" = row ]; then
-		rows[$key]=$gop:$windows:$unit
-	fi
-done < "$BENCH_ROWS"
 op=${1:-}
-[ -n "$op" ] && [ -n "${rows[$op]:-}" ] ||
-	die "usage: make profile OP=<row>; rows: $(echo "${!rows[@]}" | tr ' ' '\n' | sort | tr '\n' ' ')"
 flavor=${2:-$BA_FRAGMENT}
-IFS=: read -r guest_op mask unit <<<"${rows[$op]}"
 POLICY=${POLICY:-project}
 PROFILE_SCALE=${PROFILE_SCALE:-10}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}
@@ -47,30 +34,10 @@ else
 	RESULTS=${RESULTS:-$RESULTS_TOP/$flavor}
 fi
 QEMU=${QEMU:-$BA_QEMU}
+bench_row "$op" profile "$flavor"
 case $PROFILE_SCALE in ''|*[!0-9]*|0) die "PROFILE_SCALE must be a positive integer" ;; esac
-command -v "$QEMU" >/dev/null ||
-	die "$QEMU not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
-for t in gcc:gcc nm:binutils python3:python3; do
-	command -v "${t%%:*}" >/dev/null ||
-		die "${t%%:*} not found: apt-get install ${t#*:} (or run scripts/deps.sh)"
-done
-for k in $KERNELS; do
-	case $k in stock|patched) ;; *) die "KERNELS: unknown kernel '$k'" ;; esac
-	[ -f "$OUTDIR/$k-$flavor/vmlinux" ] ||
-		die "no $k kernel in ${OUTDIR#"$TOP"/}/$k-$flavor: build it first (make kernel)"
-done
-
-# The plugin, built with the host gcc when missing or older than its source.
 psrc=$TOP/tools/testing/selinux-avc-profile
-plugin=$BUILD/tools/insn_profile.so
-if [ ! -f "$plugin" ] || [ "$psrc/insn_profile.c" -nt "$plugin" ] ||
-   [ "$psrc/qemu_plugin_abi.h" -nt "$plugin" ]; then
-	mkdir -p "$BUILD/tools"
-	gcc -O2 -Wall -Wextra -Wno-unused-parameter -shared -fPIC \
-		-fvisibility=hidden -o "$plugin.tmp" "$psrc/insn_profile.c" ||
-		die "cannot build the qemu plugin"
-	mv "$plugin.tmp" "$plugin"
-fi
+plugin=$(qemu_plugin insn_profile)
 
 "$TOP/tools/testing/selinux-avc-bench/guest.sh" "$POLICY"
 initrd=$GUEST_DIR/initrd-$POLICY.gz
@@ -105,12 +72,7 @@ for p in "${pids[@]}"; do
 done
 msg "guests finished in $((SECONDS - start))s"
 for s in "${specs[@]}"; do
-	log=$(echo "$s" | cut -d: -f4)
-	grep -aq 'SELINUX-AVC-BENCH: END' "$log" || die "guest did not finish: $log"
-	! grep -aq 'SELINUX-AVC-BENCH: ERROR' "$log" ||
-		die "guest error: $(grep -a 'SELINUX-AVC-BENCH: ERROR' "$log" | head -1)"
+	guest_finished "$(echo "$s" | cut -d: -f4)"
 done
-# A macro row's window is one run of a whole workload.
-[ "$unit" = run ] || unit=operation
 PROFILE_WINDOWS=$mask PROFILE_UNIT=$unit python3 "$psrc/profile.py" "$op" "$RESULTS" "${specs[@]}"
 msg "results: ${RESULTS#"$TOP"/}/profile-$op.{txt,csv}"

@@ -403,6 +403,29 @@ if gcc -O2 -Wall -Wextra -Werror -Wno-unused-parameter -shared -fPIC \
 else
 	fail "profile plugin build ($(head -1 "$T/out"))"
 fi
+# make cache: the same for the cache model's plugin, and the model's own
+# host test (strided walks, LRU, a line-crossing access, bad geometry
+# files) on the geometries it ships.
+expect_fail "make cache with an unknown row lists the rows" \
+	"usage: make cache OP=<row>; rows: .*fs_create .*stat" \
+	"$TOP/scripts/cache.sh" no-such-row
+if gcc -O2 -Wall -Wextra -Werror -Wno-unused-parameter -shared -fPIC \
+	-fvisibility=hidden -o "$T/cache_model.so" \
+	"$TOP/tools/testing/selinux-avc-profile/cache_model.c" 2>"$T/out" &&
+   [ "$(nm -D --defined-only "$T/cache_model.so" | awk '{print $3}' | sort | tr '\n' ' ')" = \
+     "qemu_plugin_install qemu_plugin_version " ]; then
+	ok "cache model plugin builds and exports qemu_plugin_install, qemu_plugin_version"
+else
+	fail "cache model plugin build ($(head -1 "$T/out"))"
+fi
+if gcc -O2 -Wall -Wextra -Werror -o "$T/cache_sim_test" \
+	"$TOP/tools/testing/selinux-avc-profile/cache_sim_test.c" 2>"$T/out" &&
+   "$T/cache_sim_test" "$TOP"/tools/testing/selinux-avc-profile/caches/*.conf >"$T/out" 2>&1 &&
+   ! grep -q '^not ok' "$T/out" && grep -q '^ok ' "$T/out"; then
+	ok "cache model: its host test passes ($(grep -c '^ok ' "$T/out") checks)"
+else
+	fail "cache model: its host test ($(grep -m1 -v '^ok ' "$T/out"))"
+fi
 # Each installed compiler of a benchmark architecture puts into
 # bench_begin()/bench_end() the exact marker words the plugin matches
 # (x86_64: nopl 0x5e1ba00N(%rax,%rax,1); arm64: movz xzr, #0xa00N; SH4:

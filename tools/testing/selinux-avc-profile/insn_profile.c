@@ -5,12 +5,8 @@
  *
  * The benchmarks (tools/testing/selinux-avc-bench/bench.h) run a no-op
  * with a magic in it where a timed region begins and another where it
- * ends: on x86_64 the 8-byte nopl DISP(%rax,%rax,1) with the displacement
- * 0x5e1ba001 or 0x5e1ba002, on aarch64 movz xzr, #0xa001 or #0xa002 (the
- * magic's low half), on SH4 tst #0xa1,r0 or tst #0xa2,r0 (0xc8a1, 0xc8a2,
- * 16-bit little-endian words).  The guest's architecture is qemu's
- * target name.
- * Counting is on from a begin
+ * ends (the markers, per architecture: bench_window.h, which
+ * cache_model.c shares).  Counting is on from a begin
  * marker to the next end marker, in the kernel and in every process, as
  * the benchmark's own clock is.  A translation block is counted when it
  * starts, so the blocks holding the markers are counted, or not, whole:
@@ -28,25 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_window.h"
 #include "qemu_plugin_abi.h"
 
 PLUGIN_EXPORT int qemu_plugin_version = 1;
-
-/* x86_64: nopl DISP(%rax,%rax,1): 0f 1f 84 00, then the 32-bit displacement. */
-#define MARK_BEGIN	0x5e1ba001u
-#define MARK_END	0x5e1ba002u
-/* aarch64: movz xzr, #(MARK & 0xffff), one little-endian 32-bit word. */
-#define A64_MOVZ_XZR(imm16)	(0xd280001fu | ((uint32_t)(imm16) << 5))
-/* SH4: tst #imm8,r0 (0xc800 | imm8); the marker's imm8 is 0xa0 | (MARK & 0xf). */
-#define SH_TST_R0(mark)		(0xc800u | 0xa0u | ((mark) & 0xfu))
-/*
- * The kernel's half of the address space: x86_64's upper canonical half
- * and arm64's TTBR1 range both have bit 63 set, user space never; on
- * 32-bit SH the kernel runs in P1 and above (0x80000000), user space in
- * U0 below it.
- */
-#define KERNEL_BASE_64	0x8000000000000000ull
-#define KERNEL_BASE_SH	0x80000000ull
 
 struct tb_rec {
 	struct tb_rec *next;
@@ -61,8 +42,6 @@ static uint64_t mask = ~0ull;
 static unsigned int windows;
 static int counting;
 static char *out;
-static enum { ARCH_X86_64, ARCH_AARCH64, ARCH_SH4 } arch;
-static uint64_t kernel_base = KERNEL_BASE_64;
 
 static void tb_exec(unsigned int vcpu, void *udata)
 {
@@ -75,34 +54,12 @@ static void tb_exec(unsigned int vcpu, void *udata)
 static void mark_begin(unsigned int vcpu, void *udata)
 {
 	windows++;
-	counting = windows <= 64 && ((mask >> (windows - 1)) & 1);
+	counting = window_selected(mask, windows);
 }
 
 static void mark_end(unsigned int vcpu, void *udata)
 {
 	counting = 0;
-}
-
-static int is_mark(struct qemu_plugin_insn *insn, uint32_t disp)
-{
-	const unsigned char *p = qemu_plugin_insn_data(insn);
-	uint32_t d;
-
-	if (arch == ARCH_SH4)
-		return qemu_plugin_insn_size(insn) == 2 &&
-		       ((uint32_t)p[0] | (uint32_t)p[1] << 8) == SH_TST_R0(disp);
-	if (arch == ARCH_AARCH64) {
-		if (qemu_plugin_insn_size(insn) != 4)
-			return 0;
-		d = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-		    (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-		return d == A64_MOVZ_XZR(disp & 0xffff);
-	}
-	if (qemu_plugin_insn_size(insn) != 8 || p[0] != 0x0f ||
-	    p[1] != 0x1f || p[2] != 0x84 || p[3] != 0x00)
-		return 0;
-	memcpy(&d, p + 4, 4);
-	return d == disp;
 }
 
 static void tb_trans(plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -172,18 +129,8 @@ PLUGIN_EXPORT int qemu_plugin_install(plugin_id_t id, const void *info,
 	const struct qemu_plugin_info *qi = info;
 	int i;
 
-	if (!qi || !qi->target_name) {
-		qemu_plugin_outs("insn_profile: qemu did not name its target\n");
+	if (bench_arch_init(qi, "insn_profile"))
 		return -1;
-	} else if (!strcmp(qi->target_name, "aarch64")) {
-		arch = ARCH_AARCH64;
-	} else if (!strcmp(qi->target_name, "sh4")) {
-		arch = ARCH_SH4;
-		kernel_base = KERNEL_BASE_SH;
-	} else if (strcmp(qi->target_name, "x86_64")) {
-		qemu_plugin_outs("insn_profile: the guest must be x86_64, aarch64 or sh4\n");
-		return -1;
-	}
 	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
 			out = argv[i] + 4;
