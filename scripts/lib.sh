@@ -632,6 +632,17 @@ make_initramfs() {
 	mv "$out.tmp" "$out"
 }
 
+# mutant_table SPEC: "name tool..." for every catch line of SPEC
+# (scripts/mutants.txt) whose mutant BASE's series has: a catch line's
+# optional fourth field lists the only bases it applies to.
+mutant_table() {
+	awk -F' @@ ' -v base="$BASE" '!/^#/ && $2 == "catch" {
+		if (NF >= 4 && (" " $4 " ") !~ (" " base " "))
+			next
+		print $1, $3
+	}' "$1"
+}
+
 # mutant_image VARIANT SPEC NAME IMG [FLAVOR]: build the x86_64 guest
 # kernel of VARIANT (stock or patched; FLAVOR, default x86_64-guest) with
 # change NAME of SPEC applied by scripts/mutate.py, copy its bzImage to

@@ -11,7 +11,9 @@
 #                           must show the bad outcome; needs herd7 (HERD7=)
 # Usage: mutants.sh [NAME...]        (default: every mutant in the table)
 # Environment: MUTANT_TOOLS="tool..." runs only those tools.
-# Output: one "ok"/"not ok" line per (mutant, tool), results/mutants.txt.
+# BASE=7.3: the mutants of that base's series (lines NAME@7.3 where its
+# code reads differently), in its patched tree.
+# Output: one "ok"/"not ok" line per (mutant, tool), results/[<base>/]mutants.txt.
 . "$(dirname "$0")/lib.sh"
 lock_build
 
@@ -24,13 +26,14 @@ mkdir -p "$BUILD/logs" "$RESULTS"
 restore() { kgit "$PATCHED" checkout -q -- security/selinux; }
 trap restore EXIT
 
-# "name tool..." for every catch line, in table order.
-table=$(awk -F' @@ ' '!/^#/ && $2 == "catch" { print $1, $3 }' "$spec")
-[ -n "$table" ] || die "no catch lines in ${spec#"$TOP"/}"
+# "name tool..." for every catch line of this base, in table order (a
+# fourth field lists the only bases whose series has the mutant's code).
+table=$(mutant_table "$spec")
+[ -n "$table" ] || die "no catch lines for BASE=$BASE in ${spec#"$TOP"/}"
 names=${*:-$(echo "$table" | awk '{print $1}')}
 for name in $names; do
 	echo "$table" | awk -v n="$name" '$1 == n { f = 1 } END { exit !f }' ||
-		die "mutant $name has no catch line in ${spec#"$TOP"/}"
+		die "mutant $name has no catch line for BASE=$BASE in ${spec#"$TOP"/}"
 done
 
 caught=0 missed=0

@@ -5,9 +5,14 @@
 Usage: mutate.py MUTANTS_TXT TREE NAME
 Each line is "name @@ file @@ exact text @@ replacement" (\\n, \\t and
 \\\\ are expanded); every line of NAME is applied, and each text must occur once.
-Lines "name @@ catch @@ TOOL..." name the tools that must catch a mutant
-(scripts/mutants.sh); they are skipped here.
+Where a base's series words the code differently, lines named "NAME@BASE"
+replace NAME's lines on that base (BASE from the environment, as
+scripts/lib.sh exports it; default 6.12).
+Lines "name @@ catch @@ TOOL... [@@ BASE...]" name the tools that must
+catch a mutant (scripts/mutants.sh) and, optionally, the only bases whose
+series has the code it breaks; they are skipped here.
 """
+import os
 import re
 import sys
 
@@ -19,13 +24,20 @@ def unescape(text):
 
 def main():
     spec, tree, name = sys.argv[1:]
-    hit = 0
+    base = os.environ.get('BASE') or '6.12'
+    lines = []
     for line in open(spec):
         if line.startswith('#') or not line.strip():
             continue
         fields = [f.strip() for f in line.rstrip('\n').split(' @@ ')]
-        if len(fields) == 3 and fields[1] == 'catch':
+        if len(fields) >= 3 and fields[1] == 'catch':
             continue
+        lines.append(fields)
+    own = f'{name}@{base}'
+    if any(f[0] == own for f in lines):
+        name = own
+    hit = 0
+    for fields in lines:
         n, path, old, new = fields
         if n != name:
             continue

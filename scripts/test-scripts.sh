@@ -720,14 +720,13 @@ expect_fail "coverage.py: a missing build is reported" "no .*System.map: not a c
 expect_fail "coverage.py: a dump without its header is refused" "no header line" \
 	python3 "$TOP/tools/testing/selinux-avc-coverage/coverage.py" report "$C/tree" "$C/build" "$C/out" cov="$C/build/calls.txt"
 
-# Every mutant in scripts/mutants.txt applies, once, to the series as it
-# is now (make mutants would otherwise stop at the first stale one, long
+# Every mutant in scripts/mutants.txt for this base applies, once, to the
+# series as it is now (make mutants would otherwise stop at the first stale one, long
 # after the edit that made it stale).  Needs the patched tree, which
 # make check has built by then.
 if [ -d "$PATCHED/security/selinux" ]; then
 	stale=()
-	for m in $(awk -F' @@ ' '!/^#/ && NF >= 4 && $2 != "catch" { print $1 }' \
-			"$TOP/scripts/mutants.txt" | sort -u); do
+	for m in $(mutant_table "$TOP/scripts/mutants.txt" | awk '{ print $1 }'); do
 		rm -rf "$T/mut"
 		mkdir -p "$T/mut/security"
 		cp -r "$PATCHED/security/selinux" "$T/mut/security/"
@@ -742,6 +741,26 @@ if [ -d "$PATCHED/security/selinux" ]; then
 	fi
 else
 	echo "# skipped: mutants apply (no patched tree; make tree builds it)"
+fi
+
+# A mutant's lines NAME@BASE replace its lines on that base; a catch line's
+# fourth field keeps a mutant to the bases named there.
+mkdir -p "$T/mb/security"
+printf 'int a = 1;\nint b = 2;\n' > "$T/mb/security/x.c"
+cp "$T/mb/security/x.c" "$T/mb/x.orig"
+printf '%s\n' 'm1 @@ catch @@ kunit-um' 'm2 @@ catch @@ matrix @@ 6.12 9.9' \
+	'm1 @@ security/x.c @@ int a = 1; @@ int a = 0;' \
+	'm1@7.3 @@ security/x.c @@ int b = 2; @@ int b = 0;' > "$T/mb/spec"
+if BASE=7.3 python3 "$TOP/scripts/mutate.py" "$T/mb/spec" "$T/mb" m1 > "$T/out" 2>&1 &&
+   grep -q '^int a = 1;$' "$T/mb/security/x.c" && grep -q '^int b = 0;$' "$T/mb/security/x.c" &&
+   cp "$T/mb/x.orig" "$T/mb/security/x.c" &&
+   BASE=6.12 python3 "$TOP/scripts/mutate.py" "$T/mb/spec" "$T/mb" m1 >> "$T/out" 2>&1 &&
+   grep -q '^int a = 0;$' "$T/mb/security/x.c" && grep -q '^int b = 2;$' "$T/mb/security/x.c" &&
+   [ "$(BASE=7.3 mutant_table "$T/mb/spec" | tr '\n' ,)" = "m1 kunit-um," ] &&
+   [ "$(BASE=9.9 mutant_table "$T/mb/spec" | tr '\n' ,)" = "m1 kunit-um,m2 matrix," ]; then
+	ok "mutants: NAME@BASE lines replace NAME's on that base; catch lines name their bases"
+else
+	fail "mutants: NAME@BASE lines replace NAME's on that base; catch lines name their bases"
 fi
 
 # 18. make testsuite: bad input is refused with a clear message before
