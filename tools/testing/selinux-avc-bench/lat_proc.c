@@ -8,8 +8,9 @@
  *   exec   fork(); the child execve()s prog; the parent waits
  *   exec_trans  the same, under its own label, for a prog whose file type
  *          makes the exec a domain transition (run.sh passes
- *          /bench/hello_trans; the policy allows noatsecure, so that the
- *          child keeps the fixed layout, see below)
+ *          /bench/hello_trans; the policy allows noatsecure), with
+ *          layout randomization in the exec'd child on every kernel,
+ *          see below
  *   shell  fork(); the child execve()s /bin/sh -c prog; the parent waits
  *
  * prog defaults to /bench/hello, a static program that only exits.  The
@@ -26,6 +27,17 @@
  * heap, and so needs other page-table pages for each child (whether two
  * areas share a PUD, PMD or PTE page), which moved a fork by up to about
  * 5,000 instructions from boot to boot.
+ *
+ * A domain transition turns randomization back on: SELinux clears the
+ * personality bits of PER_CLEAR_ON_SETID, ADDR_NO_RANDOMIZE among them,
+ * on every exec that changes the domain, noatsecure or not.  Without
+ * SELinux the same exec keeps the flag.  So that exec_trans compares
+ * like with like, its child clears the flag itself before the execve on
+ * every kernel: each exec'd program draws its layout (five random draws,
+ * about 50,000 instructions in the guest, whose RNG is never seeded) on
+ * both sides, and the row shows what SELinux adds.  The draws differ
+ * from one child to the next, so the mean over the row's iterations
+ * does not depend on one boot's draw as the parent's layout would.
  */
 #include <unistd.h>
 #include <sys/personality.h>
@@ -53,6 +65,16 @@ static void __noreturn child_exec(void)
 	_exit(127);
 }
 
+/* exec, with layout randomization in the exec'd program (see above). */
+static void __noreturn child_exec_random(void)
+{
+	int pers = personality(0xffffffff);
+
+	if (pers < 0 || personality(pers & ~ADDR_NO_RANDOMIZE) < 0)
+		_exit(126);
+	child_exec();
+}
+
 static void __noreturn child_shell(void)
 {
 	char *argv[] = { "sh", "-c", (char *)prog, NULL };
@@ -70,7 +92,7 @@ struct op {
 static const struct op ops[] = {
 	{ "fork",  "Process fork+exit",       child_fork },
 	{ "exec",  "Process fork+execve",     child_exec },
-	{ "exec_trans", "Process fork+execve domain transition", child_exec },
+	{ "exec_trans", "Process fork+execve domain transition", child_exec_random },
 	{ "shell", "Process fork+/bin/sh -c", child_shell },
 };
 
