@@ -8,13 +8,14 @@ JOBS ?= $(shell nproc)
 CI ?=
 BENCH_ARCH ?= x86_64
 TESTSUITE ?=
-export KSRC BASE JOBS CI BENCH_ARCH TESTSUITE
+LMBENCH ?=
+export KSRC BASE JOBS CI BENCH_ARCH TESTSUITE LMBENCH
 
 S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kernel-matrix kunit \
 	kunit-um kunit-x86_64 kunit-i386 kunit-arm64 sparse configs checkpatch series check check-7.3 test-scripts \
-	bench bench-os paper results profile cache microbench stress window matrix coverage testsuite litmus debug mutants mutant-kernel bisect check-cross export clean distclean
+	bench bench-os paper results profile cache memory microbench stress window matrix coverage testsuite lmbench litmus debug mutants mutant-kernel bisect check-cross export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y and 7.3.y (BASE=)'
@@ -64,6 +65,10 @@ help:
 	@echo '                    L1i/L1d/L2/LLC misses per op and a modelled cost, SELinux'
 	@echo '                    minus lsm=capability, stock and patched; CACHE_COLD=1 adds'
 	@echo '                    the first operation after every level is emptied'
+	@echo '  make memory       memory the series costs, measured: slab caches, per-CPU and'
+	@echo '                    policy memory in stock and patched guests (-smp 1 and 4),'
+	@echo '                    after the bench workload and with 100,000 files; per inode,'
+	@echo '                    per CPU, per policy; results/<base>/memory.{txt,csv,json}'
 	@echo '  make microbench   in-kernel avc_has_perm microbenchmark (UML ns, x86_64 instructions)'
 	@echo '  make matrix       decision/audit matrix, stock vs patched vs policy (part of check)'
 	@echo '  make coverage     the matrix on a patched kernel that records each AVC decision'
@@ -74,6 +79,12 @@ help:
 	@echo '                    patched kernels, pass/fail lists compared; a subset of under'
 	@echo '                    30 min, TESTSUITE_TESTS=all for the whole suite;'
 	@echo '                    results/testsuite.{txt,json} (not part of check)'
+	@echo '  make lmbench LMBENCH=DIR  lmbench'"'"'s own lat_syscall, lat_pipe, lat_unix,'
+	@echo '                    lat_unix_connect, lat_proc, lat_mmap and lat_fs (your checkout in'
+	@echo '                    DIR, only read; built static in build/lmbench/) in make bench'"'"'s'
+	@echo '                    guests (built kernels: make kernel), SELinux and lsm=capability,'
+	@echo '                    stock and patched; beside make bench'"'"'s rows of the same'
+	@echo '                    operations; results/lmbench.{txt,csv,json} (not part of check)'
 	@echo '  make stress       multi-CPU reload/check race stress in qemu -smp 2'
 	@echo '  make window       widen stock'"'"'s setenforce window: stress fails on stock, passes with the fix'
 	@echo '  make litmus [HERD7=path]  litmus tests of the series'"'"' orderings under the kernel'"'"'s'
@@ -179,6 +190,9 @@ profile: kernel
 cache: kernel
 	@$(S)/cache.sh $(OP)
 
+memory: kernel
+	@$(S)/memory.sh
+
 microbench: tree
 	@$(S)/microbench.sh um x86_64
 
@@ -199,6 +213,11 @@ testsuite:
 	@$(S)/build.sh stock $(TESTSUITE_FLAVOR)
 	@$(S)/build.sh patched $(TESTSUITE_FLAVOR)
 	@$(S)/testsuite.sh $(TESTSUITE_FLAVOR)
+
+# lmbench's own programs in make bench's guests; the kernels are make
+# bench's (make kernel), which it does not build.
+lmbench:
+	@$(S)/lmbench.sh
 
 stress: kernel-patched
 	@$(S)/stress.sh

@@ -150,40 +150,7 @@ if [ "$BENCH_NEVERAUDIT" = 1 ]; then
 fi
 
 msg "running ${#runs[@]} guests ($POLICY policy, scale $BENCH_SCALE%, $BENCH_JOBS at a time$([ "$BENCH_CHURN" = 1 ] && echo ", churn: a stat every ${BENCH_CHURN_PAUSE} us"))"
-start=$SECONDS
-declare -A pids=() started=()
-failed=
-next=0
-while [ $next -lt ${#runs[@]} ] || [ ${#pids[@]} -gt 0 ]; do
-	while [ $next -lt ${#runs[@]} ] && [ ${#pids[@]} -lt "$BENCH_JOBS" ]; do
-		r=${runs[$next]}
-		boot "${r%:*}" "${r#*:}" "$RESULTS/logs/${r/:/-}.log" &
-		pids[$r]=$!
-		started[$r]=$SECONDS
-		next=$((next + 1))
-	done
-	sleep 2
-	status=
-	for r in "${!pids[@]}"; do
-		if ! kill -0 "${pids[$r]}" 2>/dev/null; then
-			rc=0
-			wait "${pids[$r]}" || rc=$?
-			if [ $rc -ne 0 ]; then
-				warn "guest $r: qemu exit $rc$([ $rc -eq 124 ] && echo " (timeout after ${BENCH_TIMEOUT}s)")"
-				failed="$failed $r"
-			fi
-			msg "guest $r done in $((SECONDS - ${started[$r]}))s"
-			unset "pids[$r]"
-			continue
-		fi
-		n=$(grep -ac 'SELINUX-AVC-BENCH: RESULT' "$RESULTS/logs/${r/:/-}.log" || true)
-		status="$status $r:$((SECONDS - ${started[$r]}))s,$n/$(nresults "${r#*:}")"
-	done
-	if [ -n "$status" ] && [ $(((SECONDS - start) % 10)) -lt 2 ]; then
-		printf '    ... %ds:%s\n' $((SECONDS - start)) "$status" >&2
-	fi
-done
-msg "guests finished in $((SECONDS - start))s"
+run_guests RESULT "$RESULTS/logs" "${runs[@]}"
 
 specs=()
 for r in "${runs[@]}"; do

@@ -308,14 +308,36 @@ guest_image() {
 	fi
 }
 
-# need_guest_images FLAVOR KERNEL...: every image exists, or say how to build it.
+# need_guest_images FLAVOR KERNEL...: every image exists, or name each
+# one that does not and how to build it, and exit.
 need_guest_images() {
-	local flavor=$1 k img
+	local flavor=$1 k img missing=
 	shift
 	for k in "$@"; do
 		img=$(guest_image "$k" "$flavor")
-		[ -f "$img" ] || die "no $k kernel: ${img#"$TOP"/} is missing; build it first: scripts/build.sh $k $flavor"
+		[ -f "$img" ] && continue
+		printf 'error: no %s kernel: %s is missing; build it first: %sscripts/build.sh %s %s\n' \
+			"$k" "${img#"$TOP"/}" "$([ "$BASE" = "$DEFAULT_BASE" ] || echo "BASE=$BASE ")" "$k" "$flavor" >&2
+		missing=1
 	done
+	[ -z "$missing" ] || exit 1
+}
+
+# need_checkout VAR TARGET WHAT FILE...: VAR names the user's checkout
+# (make TARGET VAR=DIR), WHAT says of what ("an lmbench checkout (...)"):
+# it is set, a directory and has every FILE, or the run stops saying
+# which is not so.  Sets VAR to the checkout's absolute path.
+need_checkout() {
+	local var=$1 target=$2 what=$3 dir f
+	shift 3
+	dir=${!var:-}
+	[ -n "$dir" ] || die "$var is not set: make $target $var=DIR, DIR $what"
+	[ -d "$dir" ] || die "$var=$dir: no such directory"
+	dir=$(cd "$dir" && pwd)
+	for f in "$@"; do
+		[ -f "$dir/$f" ] || die "$var=$dir is not ${what%% (*}: it has no $f"
+	done
+	printf -v "$var" %s "$dir"
 }
 
 # guest_cc: set GUEST_CC to the command that compiles BENCH_ARCH's static
@@ -420,6 +442,50 @@ bench_guest() {
 		-smp 1 -m "$BA_MEM" -nographic -no-reboot \
 		-kernel "$img" -initrd "$initrd" -append "$append" "$@" \
 		</dev/null >"$log" 2>&1
+}
+
+# run_guests TAG DIR RUN...: boot the benchmark guests RUN (KERNEL:MODE),
+# BENCH_JOBS at a time, each by the caller's function boot KERNEL MODE
+# LOG, console to DIR/KERNEL-MODE.log.  Every ten seconds, print each
+# running guest's time and its results so far: its log's
+# "SELINUX-AVC-BENCH: TAG" lines, of the caller's nresults MODE.  Sets
+# failed to the runs whose qemu failed (a timeout: BENCH_TIMEOUT).
+run_guests() {
+	local tag=$1 dir=$2 r rc n status start=$SECONDS next=0
+	shift 2
+	local -a runs=("$@")
+	local -A pids=() started=()
+	failed=
+	while [ $next -lt ${#runs[@]} ] || [ ${#pids[@]} -gt 0 ]; do
+		while [ $next -lt ${#runs[@]} ] && [ ${#pids[@]} -lt "$BENCH_JOBS" ]; do
+			r=${runs[$next]}
+			boot "${r%:*}" "${r#*:}" "$dir/${r/:/-}.log" &
+			pids[$r]=$!
+			started[$r]=$SECONDS
+			next=$((next + 1))
+		done
+		sleep 2
+		status=
+		for r in "${!pids[@]}"; do
+			if ! kill -0 "${pids[$r]}" 2>/dev/null; then
+				rc=0
+				wait "${pids[$r]}" || rc=$?
+				if [ $rc -ne 0 ]; then
+					warn "guest $r: qemu exit $rc$([ $rc -eq 124 ] && echo " (timeout after ${BENCH_TIMEOUT}s)")"
+					failed="$failed $r"
+				fi
+				msg "guest $r done in $((SECONDS - ${started[$r]}))s"
+				unset "pids[$r]"
+				continue
+			fi
+			n=$(grep -ac "SELINUX-AVC-BENCH: $tag " "$dir/${r/:/-}.log" || true)
+			status="$status $r:$((SECONDS - ${started[$r]}))s,$n/$(nresults "${r#*:}")"
+		done
+		if [ -n "$status" ] && [ $(((SECONDS - start) % 10)) -lt 2 ]; then
+			printf '    ... %ds:%s\n' $((SECONDS - start)) "$status" >&2
+		fi
+	done
+	msg "guests finished in $((SECONDS - start))s"
 }
 
 # private_apt DIR LINE [DEB-ARCH]: set PAPT to an apt-get command whose

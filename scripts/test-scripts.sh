@@ -767,17 +767,24 @@ fi
 #     anything is built or written, and the user's checkout is only read.
 #     (The suite itself is not a Debian package: the real run is not part
 #     of check.)
+# checkout_refusals TARGET VAR WHAT FILE: make TARGET (scripts/TARGET.sh)
+# refuses VAR unset, a directory that does not exist and one without FILE
+# (its checkout's first), which is not WHAT.
+checkout_refusals() {
+	local target=$1 var=$2 what=$3 file=$4 b=$T/$1-build
+	expect_fail "make $target without $var says how to call it" \
+		"$var is not set: make $target $var=DIR" \
+		env BUILD="$b" "$var=" "$TOP/scripts/$target.sh"
+	expect_fail "make $target with a missing $var directory" \
+		"$var=$T/no-$target: no such directory" \
+		env BUILD="$b" "$var=$T/no-$target" "$TOP/scripts/$target.sh"
+	mkdir -p "$T/not-$target/${file%/*}"
+	expect_fail "make $target with a directory that is not $what" \
+		"is not $what: it has no $file" \
+		env BUILD="$b" "$var=$T/not-$target" "$TOP/scripts/$target.sh"
+}
 tsb=$T/ts-build
-expect_fail "make testsuite without TESTSUITE says how to call it" \
-	"TESTSUITE is not set: make testsuite TESTSUITE=DIR" \
-	env BUILD="$tsb" TESTSUITE= "$TOP/scripts/testsuite.sh"
-expect_fail "make testsuite with a missing TESTSUITE directory" \
-	"TESTSUITE=$T/no-suite: no such directory" \
-	env BUILD="$tsb" TESTSUITE="$T/no-suite" "$TOP/scripts/testsuite.sh"
-mkdir -p "$T/not-suite/tests"
-expect_fail "make testsuite with a directory that is not the suite" \
-	"is not a selinux-testsuite checkout: it has no tests/Makefile" \
-	env BUILD="$tsb" TESTSUITE="$T/not-suite" "$TOP/scripts/testsuite.sh"
+checkout_refusals testsuite TESTSUITE "a selinux-testsuite checkout" tests/Makefile
 # A fake checkout: the files the script looks for and two tests.
 mkdir -p "$T/suite/tests/file" "$T/suite/tests/inet_socket" "$T/suite/policy"
 touch "$T/suite/tests/Makefile" "$T/suite/tests/runtests.pl" "$T/suite/policy/Makefile" \
@@ -813,6 +820,109 @@ if [ ! -e "$tsb/testsuite" ] && (cd "$T/suite" && find . -printf '%p %s %T@\n' |
 else
 	fail "make testsuite's refusals write nothing and leave the checkout as it was"
 fi
+
+# 18b. make lmbench: bad input, a missing tool and missing kernels are
+#      refused before anything is built; the user's checkout is only read,
+#      also when lmbench is built from it (a fake checkout of trivial
+#      sources, --build-only: no guests); lmbench.py's table from fake
+#      guest logs.  (lmbench is not a Debian package: the real run is not
+#      part of check.)
+lmb=$T/lm-build
+checkout_refusals lmbench LMBENCH "an lmbench checkout" src/bench.h
+# A fake checkout, a git one: what the script reads, as trivial C.
+mkdir -p "$T/lmbench/src"
+echo '/* bench.h */' > "$T/lmbench/src/bench.h"
+for f in lib_tcp lib_udp lib_unix lib_timing lib_mem lib_stats lib_debug getopt lib_sched; do
+	echo "int $f;" > "$T/lmbench/src/$f.c"
+done
+for f in lat_syscall lat_pipe lat_unix lat_unix_connect lat_proc lat_mmap lat_fs hello; do
+	echo 'int main(void) { return 0; }' > "$T/lmbench/src/$f.c"
+done
+git -C "$T/lmbench" init -q && kgit "$T/lmbench" add -A && kgit "$T/lmbench" commit -q -m lmbench
+mv "$T/lmbench/src/lat_fs.c" "$T/lat_fs.c"
+expect_fail "make lmbench names a program source the checkout lacks" \
+	"is not an lmbench checkout: it has no src/lat_fs.c" \
+	env BUILD="$lmb" LMBENCH="$T/lmbench" "$TOP/scripts/lmbench.sh"
+mv "$T/lat_fs.c" "$T/lmbench/src/lat_fs.c"
+(cd "$T/lmbench" && find . -printf '%p %s %T@\n' | sort) > "$T/lmbench.before"
+expect_fail "make lmbench refuses an ENOUGH that is not a number" \
+	"LMBENCH_ENOUGH must be a positive integer, not '5ms'" \
+	env BUILD="$lmb" LMBENCH="$T/lmbench" LMBENCH_ENOUGH=5ms "$TOP/scripts/lmbench.sh"
+mkdir -p "$T/lmbin"
+for t in bash dirname sed tr ls nproc cat head awk sort; do
+	ln -sf "$(command -v $t)" "$T/lmbin/$t"
+done
+expect_fail "make lmbench without its tools prints the apt-get line" \
+	"missing packages for make lmbench: apt-get install -y gcc binutils gzip checkpolicy qemu-system-x86 busybox-static python3" \
+	env PATH="$T/lmbin" BUILD="$lmb" LMBENCH="$T/lmbench" "$TOP/scripts/lmbench.sh"
+if env BUILD="$lmb" LMBENCH="$T/lmbench" "$TOP/scripts/lmbench.sh" >"$T/out" 2>&1; then
+	fail "make lmbench without kernels (succeeded)"
+elif grep -q 'no stock kernel: .*stock-x86_64-guest/arch/x86/boot/bzImage is missing; build it first: scripts/build.sh stock x86_64-guest$' "$T/out" &&
+     grep -q 'no patched kernel: .*patched-x86_64-guest/arch/x86/boot/bzImage is missing; build it first: scripts/build.sh patched x86_64-guest$' "$T/out" &&
+     [ ! -e "$lmb/lmbench" ] && [ ! -e "$lmb/guest" ]; then
+	ok "make lmbench without kernels names both and how to build them, and builds nothing"
+else
+	fail "make lmbench without kernels names both and how to build them, and builds nothing"
+fi
+if env BUILD="$lmb" LMBENCH="$T/lmbench" "$TOP/scripts/lmbench.sh" --build-only >"$T/out" 2>&1 &&
+   [ -x "$lmb/lmbench/bin/lat_syscall" ] && [ -x "$lmb/lmbench/bin/hello" ] &&
+   (cd "$T/lmbench" && find . -printf '%p %s %T@\n' | sort) | cmp -s - "$T/lmbench.before" &&
+   [ -z "$(git -C "$T/lmbench" status --porcelain)" ]; then
+	ok "make lmbench builds from a copy and leaves the checkout as it was (files, times, git index)"
+else
+	fail "make lmbench builds from a copy and leaves the checkout as it was (files, times, git index)"
+fi
+# lmbench.py: four fake guest logs (every run of lmbench.conf; stat
+# costs 1000 instructions without SELinux, +500 on stock, +100 patched)
+# and a bench.csv with make bench's stat row (+1000, +250).
+lm_log() {
+	local us=$2 mmap=$3 rate=$4 r
+	{
+		echo "SELINUX-AVC-BENCH: BEGIN $1"
+		echo "SELINUX-AVC-BENCH: CONTEXT $([ "${1%% *}" = mode=none ] && echo none || echo system_u:system_r:bench_t:s0)"
+		echo "SELINUX-AVC-BENCH: LMBENCH-ENV ENOUGH=5000 TIMING_O=0 LOOP_O=0"
+		for r in null read write stat fstat open pipe unix unix_connect fork exec; do
+			echo "SELINUX-AVC-BENCH: LMBENCH $r Simple $r: $us microseconds"
+			echo "SELINUX-AVC-BENCH: LMBENCH-END $r 0"
+		done
+		echo "SELINUX-AVC-BENCH: LMBENCH mmap 0.524288 $mmap"
+		for r in 0k 1k 4k 10k; do
+			printf 'SELINUX-AVC-BENCH: LMBENCH fs %s\t100\t%s\t%s\n' $r "$rate" "$rate"
+		done
+		echo "SELINUX-AVC-BENCH: LMBENCH-END mmap 0"
+		echo "SELINUX-AVC-BENCH: LMBENCH-END fs 0"
+		echo "SELINUX-AVC-BENCH: END"
+	}
+}
+mkdir -p "$T/lmres"
+lm_log "mode=none policy=none" 1.0000 20 50000 > "$T/lmres/none.log"
+lm_log "mode=enforcing policy=project" 1.5000 21 40000 > "$T/lmres/stock.log"
+lm_log "mode=enforcing policy=project" 1.1000 20 50000 > "$T/lmres/patched.log"
+printf '%s\n' 'test,description,stock_none,stock_selinux,stock_overhead,patched_none,patched_selinux,patched_overhead,ratio' \
+	'stat,"stat",2700.0,3700.0,1000.0,2700.0,2950.0,250.0,0.25' > "$T/lmres/bench.csv"
+if python3 "$TOP/tools/testing/selinux-avc-bench/lmbench.py" --bench "$T/lmres/bench.csv" "$T/lmres" stock:none:"$T/lmres/none.log" \
+	stock:selinux:"$T/lmres/stock.log" patched:none:"$T/lmres/none.log" \
+	patched:selinux:"$T/lmres/patched.log" > "$T/lmres/lmbench.txt" 2>"$T/out" &&
+   grep -qE '^lat_syscall stat +\| +1000 +1500 +\+500\| +1000 +1100 +\+100\| +0\.20\| +\+1000\| +\+250\| +0\.25\| +0\.50\| +0\.40$' "$T/lmres/lmbench.txt" &&
+   grep -qE '^lat_fs 0k create +\| +20000 +25000 +\+5000\| +20000 +20000 +\+0\| +0\.00\| +-\| +-\| +-\| +-\| +-$' "$T/lmres/lmbench.txt" &&
+   grep -qE '^lat_fs 1k create +\| .*\| +no row\| +no row\| +no row\| +no row\| +no row$' "$T/lmres/lmbench.txt" &&
+   grep -q '^no make bench row for: lat_fs 1k create, ' "$T/lmres/lmbench.txt" &&
+   grep -q '^stat,"lat_syscall stat","lat_syscall stat /usr/include/sys/types.h",1000.0,1500.0,500.0,1000.0,1100.0,100.0,0.2,stat,1000.0,250.0,0.25,0.5,0.4$' "$T/lmres/lmbench.csv" &&
+   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(len(d["tests"]) != 20)' "$T/lmres/lmbench.json"; then
+	ok "lmbench.py: instructions per operation, overheads, and make bench's row beside them"
+else
+	cat "$T/lmres/lmbench.txt" >> "$T/out" 2>/dev/null
+	fail "lmbench.py: instructions per operation, overheads, and make bench's row beside them"
+fi
+sed -i 's|LMBENCH exec Simple exec: .*|LMBENCH exec execve: Permission denied|; s|LMBENCH-END exec 0|LMBENCH-END exec 1|' \
+	"$T/lmres/patched.log"
+echo "SELINUX-AVC-BENCH: DENIED avc:  denied  { map } for pid=9 scontext=system_u:system_r:bench_t:s0 tcontext=system_u:object_r:bench_tmp_t:s0 tclass=file permissive=0" >> "$T/lmres/stock.log"
+expect_fail "lmbench.py: a run that printed no figure is named, with its exit status and output" \
+	"patched selinux .*lmbench run exec \(lat_proc exec, exit status 1\).*execve: Permission denied" \
+	python3 "$TOP/tools/testing/selinux-avc-bench/lmbench.py" "$T/lmres" patched:selinux:"$T/lmres/patched.log"
+expect_fail "lmbench.py: a denial of the benchmark domain is an error" \
+	"stock selinux .*the benchmark domain met a denial.*\{ map \}" \
+	python3 "$TOP/tools/testing/selinux-avc-bench/lmbench.py" "$T/lmres" stock:selinux:"$T/lmres/stock.log"
 
 # make coverage's kernel change applies to the series as it is now.
 if [ -d "$PATCHED/security/selinux" ]; then
@@ -885,6 +995,42 @@ if python3 "$TOP/scripts/bases.py" 6.12 "$T/bases/6.12" 7.3 "$T/bases" "$T/bases
 else
 	cat "$T/bases/bases.txt" "$T/bases/bases.csv" >> "$T/out" 2>/dev/null
 	fail "bases.py: both bases' overheads, upstream's gain and the series' ratio per row"
+fi
+
+# make memory: bad input and missing kernels or tools are refused before
+# anything is built or booted; memfill, the memory guest's program, makes
+# and checks its files (on the host); memory.py's own tests.
+MEM=$TOP/tools/testing/selinux-avc-memory
+if env BUILD="$T/mem" QEMU=true "$TOP/scripts/memory.sh" >"$T/out" 2>&1; then
+	fail "make memory without kernels (succeeded)"
+elif grep -q 'no stock kernel: .*stock-x86_64-guest/arch/x86/boot/bzImage is missing' "$T/out" &&
+     grep -q 'no patched kernel: .*patched-x86_64-guest/arch/x86/boot/bzImage is missing' "$T/out" &&
+     grep -q 'build it first: scripts/build.sh <stock|patched> x86_64-guest (make kernel' "$T/out" &&
+     [ ! -e "$T/mem/guest" ]; then
+	ok "make memory without kernels names both and how to build them"
+else
+	fail "make memory without kernels names both and how to build them"
+fi
+expect_fail "make memory: a CPU count that is not one is refused" \
+	"MEMORY_SMP: 'two' is not a CPU count" \
+	env BUILD="$T/mem" QEMU=true MEMORY_SMP="1 two" "$TOP/scripts/memory.sh"
+expect_fail "make memory without qemu prints the apt-get line" \
+	"missing packages for make memory: apt-get install -y qemu-system-x86 busybox-static" \
+	env BUILD="$T/mem" QEMU="$T/no-qemu" "$TOP/scripts/memory.sh"
+if make -s -C "$MEM" OUT="$T" LDFLAGS= CFLAGS="-O2 -Wall -Wextra -Werror" >"$T/out" 2>&1 &&
+   [ "$("$T/memfill" "$T/mf" 50 7 2>"$T/out")" = "memfill: files 50 dirs 8 stat 58 pagesize $(getconf PAGESIZE)" ] &&
+   [ "$(find "$T/mf" -type f -size 0 | wc -l)" -eq 50 ] &&
+   [ "$(find "$T/mf" -mindepth 1 -type d | wc -l)" -eq 8 ] && [ -f "$T/mf/d0007/f00000" ] &&
+   ! "$T/memfill" "$T/mf" 5 >>"$T/out" 2>&1 && grep -q "memfill: mkdir $T/mf: File exists" "$T/out" &&
+   ! "$T/memfill" "$T/mf2" 0 >>"$T/out" 2>&1 && grep -q "memfill: bad iteration count '0'" "$T/out"; then
+	ok "memfill makes 50 empty files in 8 directories, stats them, refuses an existing directory and a count of 0"
+else
+	fail "memfill makes 50 empty files in 8 directories, stats them, refuses an existing directory and a count of 0"
+fi
+if python3 "$MEM/memory_test.py" >"$T/out" 2>&1; then
+	ok "memory.py: per-inode, per-CPU and per-policy figures, its files, the logs it refuses ($(grep -o 'Ran [0-9]* tests' "$T/out"))"
+else
+	fail "memory.py: its tests (memory_test.py)"
 fi
 
 echo "$pass passed, $failn failed"

@@ -69,14 +69,9 @@ M=AVC-TESTSUITE
 # 1. Bad input first: no build, no lock, nothing written.
 [ "$BENCH_ARCH" = x86_64 ] ||
 	die "make testsuite runs on the x86_64 guest only (BENCH_ARCH=$BENCH_ARCH)"
-[ -n "$TESTSUITE" ] ||
-	die "TESTSUITE is not set: make testsuite TESTSUITE=DIR, DIR a checkout of the SELinux project's selinux-testsuite (github SELinuxProject/selinux-testsuite)"
-[ -d "$TESTSUITE" ] || die "TESTSUITE=$TESTSUITE: no such directory"
-TESTSUITE=$(cd "$TESTSUITE" && pwd)
-for f in tests/Makefile tests/runtests.pl policy/Makefile; do
-	[ -f "$TESTSUITE/$f" ] ||
-		die "TESTSUITE=$TESTSUITE is not a selinux-testsuite checkout: it has no $f"
-done
+need_checkout TESTSUITE testsuite \
+	"a selinux-testsuite checkout (the SELinux project's, github SELinuxProject/selinux-testsuite)" \
+	tests/Makefile tests/runtests.pl policy/Makefile
 case $TESTSUITE/ in "$BUILD"/testsuite/*)
 	die "TESTSUITE=$TESTSUITE is inside build/testsuite/, which this script writes: use your own checkout" ;;
 esac

@@ -64,17 +64,21 @@ def fail(msg):
     sys.exit(1)
 
 
-def parse(kernel, mode, path):
+def parse(kernel, mode, path, tests=None):
+    """The checked log of one guest.  TESTS: the (label, key, description)
+    rows its RESULT lines must give (default: MODE's); lines of a tag
+    this parser does not know go to run['tags'][TAG] (make lmbench's)."""
     try:
         with open(path, errors='replace') as f:
             text = f.read()
     except OSError as e:
         fail('%s %s: cannot read %s: %s' % (kernel, mode, path, e))
     churn = mode.startswith('churn-')
-    tests = CHURN_TESTS if churn else NA_TESTS if mode == 'na-selinux' else TESTS + RUN_TESTS
+    if tests is None:
+        tests = CHURN_TESTS if churn else NA_TESTS if mode == 'na-selinux' else TESTS + RUN_TESTS
     run = {'results': {}, 'stats': {}, 'checks': [], 'denied': [],
            'begin': None, 'context': None, 'end': False, 'churn': [],
-           'skipped': {}}
+           'skipped': {}, 'tags': {}}
     for raw in text.splitlines():
         i = raw.find(MARK)
         if i < 0:
@@ -112,6 +116,8 @@ def parse(kernel, mode, path):
                     # microseconds of guest time; with -icount shift=0
                     # one nanosecond is one instruction
                     run['results'][key] = round(float(m.group(2)) * 1000.0, 1)
+        else:
+            run['tags'].setdefault(tag, []).append(rest)
     where = '%s %s (log: %s)' % (kernel, mode, path)
     if not run['begin']:
         fail('%s: no start marker; the guest did not boot or init failed' % where)
