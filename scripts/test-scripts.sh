@@ -394,30 +394,27 @@ fi
 expect_fail "make profile with an unknown row lists the rows" \
 	"usage: make profile OP=<row>; rows: .*exec_trans .*fs_create .*fs_mkdir .*socket .*stat" \
 	"$TOP/scripts/profile.sh" no-such-row
-if gcc -O2 -Wall -Wextra -Werror -Wno-unused-parameter -shared -fPIC \
-	-fvisibility=hidden -o "$T/insn_profile.so" \
-	"$TOP/tools/testing/selinux-avc-profile/insn_profile.c" 2>"$T/out" &&
-   [ "$(nm -D --defined-only "$T/insn_profile.so" | awk '{print $3}' | sort | tr '\n' ' ')" = \
-     "qemu_plugin_install qemu_plugin_version " ]; then
-	ok "profile plugin builds and exports qemu_plugin_install, qemu_plugin_version"
-else
-	fail "profile plugin build ($(head -1 "$T/out"))"
-fi
+# plugin_builds NAME WHAT: tools/testing/selinux-avc-profile/NAME.c builds
+# as a qemu plugin without a warning and exports only what qemu looks up.
+plugin_builds() {
+	if gcc -O2 -Wall -Wextra -Werror -Wno-unused-parameter -shared -fPIC \
+		-fvisibility=hidden -o "$T/$1.so" \
+		"$TOP/tools/testing/selinux-avc-profile/$1.c" 2>"$T/out" &&
+	   [ "$(nm -D --defined-only "$T/$1.so" | awk '{print $3}' | sort | tr '\n' ' ')" = \
+	     "qemu_plugin_install qemu_plugin_version " ]; then
+		ok "$2 plugin builds and exports qemu_plugin_install, qemu_plugin_version"
+	else
+		fail "$2 plugin build ($(head -1 "$T/out"))"
+	fi
+}
+plugin_builds insn_profile profile
 # make cache: the same for the cache model's plugin, and the model's own
 # host test (strided walks, LRU, a line-crossing access, bad geometry
 # files) on the geometries it ships.
 expect_fail "make cache with an unknown row lists the rows" \
 	"usage: make cache OP=<row>; rows: .*fs_create .*stat" \
 	"$TOP/scripts/cache.sh" no-such-row
-if gcc -O2 -Wall -Wextra -Werror -Wno-unused-parameter -shared -fPIC \
-	-fvisibility=hidden -o "$T/cache_model.so" \
-	"$TOP/tools/testing/selinux-avc-profile/cache_model.c" 2>"$T/out" &&
-   [ "$(nm -D --defined-only "$T/cache_model.so" | awk '{print $3}' | sort | tr '\n' ' ')" = \
-     "qemu_plugin_install qemu_plugin_version " ]; then
-	ok "cache model plugin builds and exports qemu_plugin_install, qemu_plugin_version"
-else
-	fail "cache model plugin build ($(head -1 "$T/out"))"
-fi
+plugin_builds cache_model "cache model"
 if gcc -O2 -Wall -Wextra -Werror -o "$T/cache_sim_test" \
 	"$TOP/tools/testing/selinux-avc-profile/cache_sim_test.c" 2>"$T/out" &&
    "$T/cache_sim_test" "$TOP"/tools/testing/selinux-avc-profile/caches/*.conf >"$T/out" 2>&1 &&

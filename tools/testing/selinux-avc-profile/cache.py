@@ -237,16 +237,18 @@ def report(op, unit, geom, runs, kernels, lines, rows):
                                                    'LLC', 'stall')
         lines.append(h)
 
+    def fn_line(name, ds):
+        line = '  %-32s' % name[:32]
+        for d in ds:
+            line += ' | %7s %6.3f %6.3f %6.3f %6.3f %7.1f' % (
+                '', d['l1i'], d['l1d'], d['l2'], d['llc'], stall(lat, d))
+        lines.append(line)
+
     if fns:
         fns.sort(key=lambda r: (-max(stall(lat, d) for d in r[2]), r[0]))
         fn_header('security/ functions with misses')
         for name, src, ds in fns:
-            line = '  %-32s' % name[:32]
-            for d in ds:
-                line += ' | %7s %6.3f %6.3f %6.3f %6.3f %7.1f' % (
-                    '', d['l1i'], d['l1d'], d['l2'], d['llc'],
-                    stall(lat, d))
-            lines.append(line)
+            fn_line(name, ds)
             for k, d in zip(kernels, ds):
                 rows.append([geom, 'function', name, k] +
                             ['%.3f' % d[c] for c in COUNTS] +
@@ -265,12 +267,7 @@ def report(op, unit, geom, runs, kernels, lines, rows):
                                   r[0]))
         fn_header('elsewhere in the kernel, >= %g' % other_min)
         for name, ds in other[:20]:
-            line = '  %-32s' % name[:32]
-            for d in ds:
-                line += ' | %7s %6.3f %6.3f %6.3f %6.3f %7.1f' % (
-                    '', d['l1i'], d['l1d'], d['l2'], d['llc'],
-                    stall(lat, d))
-            lines.append(line)
+            fn_line(name, ds)
         if len(other) > 20:
             lines.append('  (%d more in the CSV)' % (len(other) - 20))
         for name, ds in other:
