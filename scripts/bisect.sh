@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Bisectability: every commit of the series must build security/selinux
-# without a warning, in the x86_64 guest configuration (the matrix's,
-# x86_64-guest+matrix, which make check builds) with the KUnit suite
+# (and any other C file it changes) without a warning, in the x86_64 guest
+# configuration (the matrix's, x86_64-guest+matrix, which make check
+# builds) with the KUnit suite
 # (and its microbenchmark) built in, so one build per commit compiles both
 # the code and its tests.  The UML configuration is built at the series'
 # head by kunit-um, the cache-off and other configurations by configs.sh.
@@ -31,9 +32,15 @@ for c in $commits; do
 		CONFIG_SECURITY_SELINUX_AVC_KUNIT_BENCH=y >>"$out/.config"
 	log=$BUILD/logs/bisect-x86_64-$n.log
 	t0=$SECONDS
+	# And every C file the commit changes outside security/selinux (an
+	# LSM or VFS file), as its object.
+	objs=$(kgit "$wt" diff-tree --no-commit-id --name-only -r "$c" |
+		{ grep -E '\.c$' || true; } | { grep -v '^security/selinux/' || true; } |
+		sed 's/\.c$/.o/' | tr '\n' ' ')
+	# shellcheck disable=SC2086
 	if make -C "$wt" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" olddefconfig >"$log" 2>&1 &&
-	   make -C "$wt" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" security/selinux/ >>"$log" 2>&1 &&
-	   ! grep -E 'security/selinux/.*(warning|error):' "$log"; then
+	   make -C "$wt" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" security/selinux/ $objs >>"$log" 2>&1 &&
+	   ! grep -E '(security|fs|include)/.*(warning|error):' "$log"; then
 		echo "ok $n/$total - builds: $subj ($((SECONDS - t0))s)"
 	else
 		echo "not ok $n/$total - does not build: $subj (log ${log#$TOP/})"

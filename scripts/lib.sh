@@ -723,11 +723,11 @@ mutant_image() {
 	[ -z "$(kgit "$tree" status --porcelain --untracked-files=no)" ] ||
 		die "$tree has uncommitted changes"
 	# shellcheck disable=SC2064
-	trap "kgit '$tree' checkout -q -- security/selinux" EXIT
+	trap "kgit '$tree' checkout -q -- security" EXIT
 	python3 "$TOP/scripts/mutate.py" "$spec" "$tree" "$name" || rc=1
 	[ $rc -ne 0 ] || { "$TOP/scripts/build.sh" "$variant" "$flavor" &&
 		cp "$OUTDIR/$variant-$flavor/arch/x86/boot/bzImage" "$img"; } || rc=2
-	kgit "$tree" checkout -q -- security/selinux
+	kgit "$tree" checkout -q -- security
 	trap - EXIT
 	"$TOP/scripts/build.sh" "$variant" "$flavor" >/dev/null 2>&1 || warn "rebuild of the $variant kernel failed"
 	[ $rc -ne 1 ] || die "$name does not apply to the $variant tree; update ${spec#"$TOP"/}"

@@ -23,7 +23,7 @@ RESULTS=${RESULTS:-$RESULTS_TOP}
 mkdir -p "$BUILD/logs" "$RESULTS"
 [ -z "$(kgit "$PATCHED" status --porcelain --untracked-files=no)" ] ||
 	die "$PATCHED has uncommitted changes"
-restore() { kgit "$PATCHED" checkout -q -- security/selinux; }
+restore() { kgit "$PATCHED" checkout -q -- security; }
 trap restore EXIT
 
 # "name tool..." for every catch line of this base, in table order (a

@@ -726,7 +726,7 @@ if [ -d "$PATCHED/security/selinux" ]; then
 	for m in $(mutant_table "$TOP/scripts/mutants.txt" | awk '{ print $1 }'); do
 		rm -rf "$T/mut"
 		mkdir -p "$T/mut/security"
-		cp -r "$PATCHED/security/selinux" "$T/mut/security/"
+		cp -r "$PATCHED/security/selinux" "$PATCHED/security/security.c" "$T/mut/security/"
 		python3 "$TOP/scripts/mutate.py" "$TOP/scripts/mutants.txt" \
 			"$T/mut" "$m" >> "$T/mutout" 2>&1 || stale+=("$m")
 	done
