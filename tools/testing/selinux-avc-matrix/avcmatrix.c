@@ -2462,6 +2462,114 @@ static int run(const char *phase, const char *outpath)
 	return problems ? 1 : 0;
 }
 
+/*
+ * dirstale: a search that the per-task directory cache of 7.3
+ * (selinux_inode_permission(), 4 entries) must not allow after
+ * setenforce 1.  A process in m_a_t, which policy a never lets search
+ * md_none_t, runs from setenforce 0 to after setenforce 1.  In permissive
+ * mode it looks up a name in such a directory (a denial, which the AVC
+ * grants on its node), then in five directories of other types, which
+ * take the first one's place in its cache, then in the first one again,
+ * which its cache now enters from the AVC node, with the grant.  After
+ * setenforce 1 (which flushes the AVC's grants) it looks up that name
+ * again: the policy denies it.  Every name is missing, so a lookup that
+ * may search gives ENOENT, one that may not EACCES.  Prints
+ * "DIRSTALE: permissive=E,E,E,E,E,E,E enforcing=E".
+ */
+#define DS		"/tmp/ds"
+#define DS_OTHERS	5
+
+static const char *const ds_types[1 + DS_OTHERS] = {
+	"md_none_t", "md_rw_t", "md_ro_t", "mt_a_t", "mt_b_t", "mt_c_t",
+};
+
+/* In m_a_t: one lookup per command read from stdin, errnos to stdout. */
+static int dirstale_child(void)
+{
+	char cmd, p[32];
+	struct stat st;
+	int i, e;
+
+	if (chdir(DS))
+		die("chdir " DS);
+	while (read(0, &cmd, 1) == 1) {
+		if (cmd == 'q')
+			return 0;
+		if (cmd != 'd' && (cmd < '0' || cmd > '0' + DS_OTHERS))
+			die("dirstale: command %c", cmd);
+		i = cmd == 'd' ? 0 : cmd - '0';
+		snprintf(p, sizeof(p), "d%d/missing", i);
+		e = stat(p, &st) ? errno : 0;
+		dprintf(1, "%s\n", errname(e));
+	}
+	die("dirstale: no quit command");
+}
+
+/* Send @cmd to the child, append its answer to @out. */
+static void dirstale_ask(int to, FILE *from, char cmd, char *out, size_t len)
+{
+	char line[32];
+
+	if (write(to, &cmd, 1) != 1 || !fgets(line, sizeof(line), from))
+		die("dirstale: child gone");
+	line[strcspn(line, "\n")] = 0;
+	if (*out)
+		strncat(out, ",", len - strlen(out) - 1);
+	strncat(out, line, len - strlen(out) - 1);
+}
+
+static int dirstale(const char *policy)
+{
+	char *argv[] = { SELF, "dirstale-child", NULL };
+	char p[64], perm[128] = "", enf[32] = "";
+	int cmd[2], res[2], i, st;
+	FILE *from;
+	pid_t pid;
+
+	load_policy(policy);
+	write_file("/sys/fs/selinux/enforce", "1", 1);
+	if (mkdir(DS, 0755) && errno != EEXIST)
+		die("mkdir " DS);
+	label(DS, "mwork_t");
+	for (i = 0; i <= DS_OTHERS; i++) {
+		snprintf(p, sizeof(p), DS "/d%d", i);
+		if (mkdir(p, 0755) && errno != EEXIST)
+			die("mkdir %s", p);
+		label(p, ds_types[i]);
+	}
+	if (pipe(cmd) || pipe(res))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		if (dup2(cmd[0], 0) < 0 || dup2(res[1], 1) < 0)
+			die("dup2");
+		syscall(SYS_close_range, 3, ~0U, 0);
+		write_file("/proc/self/attr/exec", CTX("m_a_t"),
+			   strlen(CTX("m_a_t")));
+		execv(argv[0], argv);
+		die("exec %s in m_a_t", argv[0]);
+	}
+	close(cmd[0]);
+	close(res[1]);
+	from = fdopen(res[0], "r");
+	if (!from)
+		die("fdopen");
+	write_file("/sys/fs/selinux/enforce", "0", 1);
+	dirstale_ask(cmd[1], from, 'd', perm, sizeof(perm));
+	for (i = 1; i <= DS_OTHERS; i++)
+		dirstale_ask(cmd[1], from, '0' + i, perm, sizeof(perm));
+	dirstale_ask(cmd[1], from, 'd', perm, sizeof(perm));
+	write_file("/sys/fs/selinux/enforce", "1", 1);
+	dirstale_ask(cmd[1], from, 'd', enf, sizeof(enf));
+	if (write(cmd[1], "q", 1) != 1 || waitpid(pid, &st, 0) != pid ||
+	    !WIFEXITED(st) || WEXITSTATUS(st))
+		die("dirstale: child failed");
+	printf("DIRSTALE: permissive=%s enforcing=%s\n", perm, enf);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	prog_name = "avcmatrix";
@@ -2475,6 +2583,10 @@ int main(int argc, char **argv)
 		return ipcown(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "run"))
 		return run(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "dirstale"))
+		return dirstale(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "dirstale-child"))
+		return dirstale_child();
 	if (argc >= 4 && !strcmp(argv[1], "label")) {
 		for (int i = 3; i < argc; i++)
 			label(argv[i], argv[2]);
@@ -2485,6 +2597,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: avcmatrix run PHASE OUT | child PID,ZPID... | target | zombie |\n"
-		"       load POLICY | label TYPE FILE...\n");
+		"       load POLICY | label TYPE FILE... | dirstale POLICY\n");
 	return 2;
 }
