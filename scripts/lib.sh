@@ -618,6 +618,50 @@ checkpolicy_na() {
 	echo "$cmd"
 }
 
+# sparse_check SRC: print the CHECK command that runs sparse on the kernel
+# tree SRC: SPARSE if set, else the host's sparse if the tree accepts it
+# (a tree with scripts/checker-valid.sh asks for features Debian 12's
+# sparse 0.6.4 lacks: 7.3 does), else Debian's sparse from SPARSE_SUITE
+# (default sid), downloaded once with the C library it needs (private_apt
+# under build/deps/, nothing installed) and run by that library's own
+# loader.  Dies, saying why, when the tree accepts none.
+sparse_check() {
+	local src=$1 d=$BUILD/deps/sparse lib cmd
+	sparse_ok() {
+		[ ! -x "$src/scripts/checker-valid.sh" ] ||
+			[ "$("$src/scripts/checker-valid.sh" "$@" 2>/dev/null)" = 1 ]
+	}
+	if [ -n "${SPARSE:-}" ]; then
+		# shellcheck disable=SC2086
+		sparse_ok $SPARSE || die "SPARSE=$SPARSE: ${src#"$TOP"/}/scripts/checker-valid.sh refuses it"
+		echo "$SPARSE"
+		return
+	fi
+	command -v sparse >/dev/null || die "sparse is missing: apt-get install -y sparse"
+	if sparse_ok sparse; then
+		echo sparse
+		return
+	fi
+	lib=$d/root/usr/lib/x86_64-linux-gnu
+	cmd="$lib/ld-linux-x86-64.so.2 --library-path $lib $d/root/usr/bin/sparse"
+	if [ ! -x "$d/root/usr/bin/sparse" ] || [ ! -x "$lib/ld-linux-x86-64.so.2" ]; then
+		[ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] ||
+			die "the host's sparse is too old for ${src#"$TOP"/} and a newer one is fetched for amd64 hosts only; set SPARSE"
+		msg "the host's sparse is too old for ${src#"$TOP"/}: fetching Debian's sparse and its C library from ${SPARSE_SUITE:-sid} (once, into ${d#"$TOP"/}; not installed)"
+		rm -rf "$d/deb" "$d/root"
+		mkdir -p "$d/deb"
+		private_apt "$d" "deb ${DEBIAN_MIRROR:-http://deb.debian.org/debian} ${SPARSE_SUITE:-sid} main" &&
+			(cd "$d/deb" && "${PAPT[@]}" download sparse libc6) >>"$d/apt.log" 2>&1 ||
+			die "cannot download sparse and libc6 from Debian ${SPARSE_SUITE:-sid} (log: ${d#"$TOP"/}/apt.log); or set SPARSE"
+		for deb in "$d"/deb/*.deb; do
+			dpkg-deb -x "$deb" "$d/root" || die "cannot unpack $deb"
+		done
+	fi
+	# shellcheck disable=SC2086
+	sparse_ok $cmd || die "the sparse in ${d#"$TOP"/} is too old for ${src#"$TOP"/} too; set SPARSE"
+	echo "$cmd"
+}
+
 # install_busybox BUSYBOX ROOT: BUSYBOX as ROOT/bin/busybox, with a link
 # for each applet.  The applet list comes from the guest's busybox where
 # the host can run it, else from the host's (the same Debian package,
