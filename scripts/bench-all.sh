@@ -3,9 +3,10 @@
 # make bench / make bench-os: everything from a fresh machine to the table.
 # Usage: bench-all.sh [os]
 # On a base other than the default (BASE=7.3), the same run also
-# benchmarks the default base's stock kernel (and its patched one, where it
-# was built before: built again from the current series) with the same programs, into results/<base>/<default>/, and
-# compares the bases (scripts/bases.py: results/<base>/bases.*).
+# benchmarks the default base's stock kernel (and its patched one, where
+# one was built before, built again from the current series) with the same
+# programs, into results/<base>/<default>/, and compares the bases
+# (scripts/bases.py: results/<base>/bases.*).
 . "$(dirname "$0")/lib.sh"
 lock_build
 

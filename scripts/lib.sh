@@ -573,15 +573,44 @@ base_tarball() {
 	echo "$d/root$BASE_TARBALL"
 }
 
+# newer_tool DIR PKG BIN SUITE: print the command that runs BIN (a path in
+# Debian's package PKG) from Debian SUITE with that suite's C library:
+# both downloaded once into DIR (private_apt under build/deps/, nothing
+# installed) and run by that library's own loader.  For a tool that Debian
+# 12's is too old for; amd64 hosts only.  Returns 1, saying why, when they
+# cannot be had.
+newer_tool() {
+	local d=$1 pkg=$2 bin=$3 suite=$4 lib deb
+	lib=$d/root/usr/lib/x86_64-linux-gnu
+	if [ ! -x "$d/root$bin" ] || [ ! -x "$lib/ld-linux-x86-64.so.2" ]; then
+		[ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] || {
+			warn "a newer $pkg is fetched for amd64 hosts only"
+			return 1
+		}
+		msg "fetching Debian's $pkg and its C library from $suite (once, into ${d#"$TOP"/}; not installed)"
+		rm -rf "$d/deb" "$d/root"
+		mkdir -p "$d/deb"
+		if ! private_apt "$d" "deb ${DEBIAN_MIRROR:-http://deb.debian.org/debian} $suite main" ||
+		   ! (cd "$d/deb" && "${PAPT[@]}" download "$pkg" libc6) >>"$d/apt.log" 2>&1; then
+			warn "cannot download $pkg and libc6 from Debian $suite (log: ${d#"$TOP"/}/apt.log)"
+			return 1
+		fi
+		for deb in "$d"/deb/*.deb; do
+			dpkg-deb -x "$deb" "$d/root" || { warn "cannot unpack $deb"; return 1; }
+		done
+		[ -x "$d/root$bin" ] || { warn "Debian $suite's $pkg has no $bin"; return 1; }
+	fi
+	echo "$lib/ld-linux-x86-64.so.2 --library-path $lib $d/root$bin"
+}
+
 # checkpolicy_na: print the command of a checkpolicy that writes policy
 # version 35 (neveraudit types), for the neveraudit scenario of a base that
 # has them: CHECKPOLICY_NA if set, else the host's checkpolicy if it is
 # new enough (Debian 12's 3.4 writes 33), else Debian's checkpolicy from
-# CHECKPOLICY_NA_SUITE (default sid), downloaded once with the C library
-# it needs (private_apt under build/deps/, nothing installed) and run by
-# that library's own loader.  Fails, saying why, when none can be had.
+# CHECKPOLICY_NA_SUITE (default sid), by newer_tool.  Fails, saying why,
+# when none can be had.
 checkpolicy_na() {
-	local d=$BUILD/deps/checkpolicy-na lib cmd v
+	local d=$BUILD/deps/checkpolicy-na cmd v
 	if [ -n "${CHECKPOLICY_NA:-}" ]; then
 		echo "$CHECKPOLICY_NA"
 		return
@@ -591,25 +620,8 @@ checkpolicy_na() {
 		echo checkpolicy
 		return
 	fi
-	lib=$d/root/usr/lib/x86_64-linux-gnu
-	cmd="$lib/ld-linux-x86-64.so.2 --library-path $lib $d/root/usr/bin/checkpolicy"
-	if [ ! -x "$d/root/usr/bin/checkpolicy" ] || [ ! -x "$lib/ld-linux-x86-64.so.2" ]; then
-		[ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] || {
-			warn "a checkpolicy for policy version 35 is fetched for amd64 hosts only; set CHECKPOLICY_NA"
-			return 1
-		}
-		msg "fetching Debian's checkpolicy and its C library from ${CHECKPOLICY_NA_SUITE:-sid} (once, into ${d#"$TOP"/}; not installed)"
-		rm -rf "$d/deb" "$d/root"
-		mkdir -p "$d/deb"
-		if ! private_apt "$d" "deb ${DEBIAN_MIRROR:-http://deb.debian.org/debian} ${CHECKPOLICY_NA_SUITE:-sid} main" ||
-		   ! (cd "$d/deb" && "${PAPT[@]}" download checkpolicy libc6) >>"$d/apt.log" 2>&1; then
-			warn "cannot download checkpolicy and libc6 from Debian ${CHECKPOLICY_NA_SUITE:-sid} (log: ${d#"$TOP"/}/apt.log)"
-			return 1
-		fi
-		for deb in "$d"/deb/*.deb; do
-			dpkg-deb -x "$deb" "$d/root" || { warn "cannot unpack $deb"; return 1; }
-		done
-	fi
+	cmd=$(newer_tool "$d" checkpolicy /usr/bin/checkpolicy "${CHECKPOLICY_NA_SUITE:-sid}") ||
+		{ warn "set CHECKPOLICY_NA to a checkpolicy that writes policy version 35"; return 1; }
 	v=$($cmd -V 2>/dev/null | cut -d' ' -f1)
 	if ! [ "${v:-0}" -ge 35 ] 2>/dev/null; then
 		warn "the checkpolicy in ${d#"$TOP"/} writes policy version ${v:-unknown}, not 35"
@@ -622,11 +634,10 @@ checkpolicy_na() {
 # tree SRC: SPARSE if set, else the host's sparse if the tree accepts it
 # (a tree with scripts/checker-valid.sh asks for features Debian 12's
 # sparse 0.6.4 lacks: 7.3 does), else Debian's sparse from SPARSE_SUITE
-# (default sid), downloaded once with the C library it needs (private_apt
-# under build/deps/, nothing installed) and run by that library's own
-# loader.  Dies, saying why, when the tree accepts none.
+# (default sid), by newer_tool.  Dies, saying why, when the tree accepts
+# none.
 sparse_check() {
-	local src=$1 d=$BUILD/deps/sparse lib cmd
+	local src=$1 cmd
 	sparse_ok() {
 		[ ! -x "$src/scripts/checker-valid.sh" ] ||
 			[ "$("$src/scripts/checker-valid.sh" "$@" 2>/dev/null)" = 1 ]
@@ -642,23 +653,11 @@ sparse_check() {
 		echo sparse
 		return
 	fi
-	lib=$d/root/usr/lib/x86_64-linux-gnu
-	cmd="$lib/ld-linux-x86-64.so.2 --library-path $lib $d/root/usr/bin/sparse"
-	if [ ! -x "$d/root/usr/bin/sparse" ] || [ ! -x "$lib/ld-linux-x86-64.so.2" ]; then
-		[ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] ||
-			die "the host's sparse is too old for ${src#"$TOP"/} and a newer one is fetched for amd64 hosts only; set SPARSE"
-		msg "the host's sparse is too old for ${src#"$TOP"/}: fetching Debian's sparse and its C library from ${SPARSE_SUITE:-sid} (once, into ${d#"$TOP"/}; not installed)"
-		rm -rf "$d/deb" "$d/root"
-		mkdir -p "$d/deb"
-		private_apt "$d" "deb ${DEBIAN_MIRROR:-http://deb.debian.org/debian} ${SPARSE_SUITE:-sid} main" &&
-			(cd "$d/deb" && "${PAPT[@]}" download sparse libc6) >>"$d/apt.log" 2>&1 ||
-			die "cannot download sparse and libc6 from Debian ${SPARSE_SUITE:-sid} (log: ${d#"$TOP"/}/apt.log); or set SPARSE"
-		for deb in "$d"/deb/*.deb; do
-			dpkg-deb -x "$deb" "$d/root" || die "cannot unpack $deb"
-		done
-	fi
+	msg "the host's sparse is too old for ${src#"$TOP"/}"
+	cmd=$(newer_tool "$BUILD/deps/sparse" sparse /usr/bin/sparse "${SPARSE_SUITE:-sid}") ||
+		die "no sparse that ${src#"$TOP"/} accepts; set SPARSE"
 	# shellcheck disable=SC2086
-	sparse_ok $cmd || die "the sparse in ${d#"$TOP"/} is too old for ${src#"$TOP"/} too; set SPARSE"
+	sparse_ok $cmd || die "Debian ${SPARSE_SUITE:-sid}'s sparse is too old for ${src#"$TOP"/} too; set SPARSE"
 	echo "$cmd"
 }
 

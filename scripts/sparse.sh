@@ -26,7 +26,7 @@ for v in stock patched; do
 	# kbuild only warns when it cannot use the checker, and checks nothing.
 	! grep -q 'specified, but .* is not available or not up to date' "$BUILD/logs/sparse-$v.raw" ||
 		die "kbuild did not run sparse on $v (${BUILD#"$TOP"/}/logs/sparse-$v.raw): its checker is not available or not up to date"
-	# Every C file of security/selinux was checked (C=2 checks them all).
+	# And it checked files (C=2 checks every one of security/selinux).
 	grep -q '^  CHECK ' "$BUILD/logs/sparse-$v.raw" ||
 		die "no CHECK line in ${BUILD#"$TOP"/}/logs/sparse-$v.raw: sparse did not run on $v"
 	norm "$BUILD/logs/sparse-$v.raw" > "$BUILD/logs/sparse-$v.txt"
