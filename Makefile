@@ -69,7 +69,7 @@ help:
 	@echo '                    policy memory in stock and patched guests (-smp 1 and 4),'
 	@echo '                    after the bench workload and with 100,000 files; per inode,'
 	@echo '                    per CPU, per policy; results/<base>/memory.{txt,csv,json}'
-	@echo '  make microbench   in-kernel avc_has_perm microbenchmark (UML ns, x86_64 instructions)'
+	@echo '  make microbench   in-kernel avc_has_perm microbenchmark and working-set sweep (UML ns, x86_64 instructions; MICROBENCH_SLOTS=...)'
 	@echo '  make matrix       decision/audit matrix, stock vs patched vs policy (part of check)'
 	@echo '  make coverage     the matrix on a patched kernel that records each AVC decision'
 	@echo '                    by caller: per SELinux hook, did it run, with an allow, with'

@@ -99,29 +99,7 @@ args+=(--make_options "CC=ccache $cc")
 [ -z "$ARCH_CFLAGS" ] || args+=(--make_options "KCFLAGS=$ARCH_CFLAGS")
 command -v ccache >/dev/null || die "ccache missing: run 'make deps'"
 
-# kunit.py starts qemu with "-accel kvm -accel hvf -accel tcg" (7.3's does);
-# a /dev/kvm that opens but cannot run the guest (a nested hypervisor for
-# guests of its own) then hangs the boot.  Every guest here runs under TCG:
-# a qemu-system-* first in PATH drops kunit.py's -accel options and asks
-# for TCG.
-qpath=$PATH
-if [ -n "$BA_QEMU" ]; then
-	qreal=$(command -v "$BA_QEMU")
-	qdir=$BUILD/kunit-qemu
-	mkdir -p "$qdir"
-	cat > "$qdir/$BA_QEMU" <<QEMU
-#!/bin/bash
-# Written by scripts/kunit.sh: $BA_QEMU under TCG only.
-a=()
-while [ \$# -gt 0 ]; do
-	if [ "\$1" = -accel ] && [ \$# -gt 1 ]; then shift 2; continue; fi
-	a+=("\$1"); shift
-done
-exec $qreal -accel tcg "\${a[@]}"
-QEMU
-	chmod +x "$qdir/$BA_QEMU"
-	qpath=$qdir:$PATH
-fi
+qpath=$(kunit_tcg_path "$BA_QEMU")
 msg "KUnit on $arch ($variant), build dir ${out#$TOP/}, log ${log#$TOP/}"
 start=$SECONDS
 set +e

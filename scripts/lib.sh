@@ -776,3 +776,34 @@ mutant_image() {
 	[ $rc -ne 1 ] || die "$name does not apply to the $variant tree; update ${spec#"$TOP"/}"
 	[ $rc -eq 0 ] || die "the $variant kernel with $name did not build"
 }
+
+# kunit_tcg_path QEMU: the PATH for kunit.py runs.  kunit.py starts qemu
+# with "-accel kvm -accel hvf -accel tcg" (7.3's does); a /dev/kvm that
+# opens but cannot run the guest (a nested hypervisor for guests of its
+# own) then hangs the boot.  Every guest here runs under TCG: a QEMU
+# (e.g. qemu-system-x86_64) written to $BUILD/kunit-qemu and put first in
+# PATH drops kunit.py's -accel options and asks for TCG.  Without QEMU
+# (UML), PATH as it is.
+kunit_tcg_path() {
+	local qemu=$1 qreal qdir
+	if [ -z "$qemu" ]; then
+		echo "$PATH"
+		return
+	fi
+	qreal=$(command -v "$qemu") || die "$qemu missing: run 'make deps'"
+	qdir=$BUILD/kunit-qemu
+	mkdir -p "$qdir"
+	cat > "$qdir/$qemu.tmp" <<QEMU
+#!/bin/bash
+# Written by scripts/lib.sh (kunit_tcg_path): $qemu under TCG only.
+a=()
+while [ \$# -gt 0 ]; do
+	if [ "\$1" = -accel ] && [ \$# -gt 1 ]; then shift 2; continue; fi
+	a+=("\$1"); shift
+done
+exec $qreal -accel tcg "\${a[@]}"
+QEMU
+	chmod +x "$qdir/$qemu.tmp"
+	mv "$qdir/$qemu.tmp" "$qdir/$qemu"
+	echo "$qdir:$PATH"
+}

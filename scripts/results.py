@@ -73,6 +73,13 @@ METHOD = {
         'as ratios within one run); x86_64 under qemu `-icount` gives guest '
         'instructions. Figures are per check and include the loop and '
         'indirect call (case `call`).'),
+    'sweep': (
+        'The same suite over working sets of 16 to 8,192 keys, each cycled '
+        'in order on one CPU (every check allowed): cost per check of the '
+        'stock lookup and of the per-CPU cache, and the share of the '
+        'cache\'s checks that hit or wrote a slot; '
+        '`MICROBENCH_SLOTS="16 32 64 256"` adds other slot counts on UML. '
+        'Plot: microbench-sweep.png.'),
     'matrix': (
         'The decision matrix (tools/testing/selinux-avc-matrix/): every '
         'case in every phase (policy reload, setenforce, permissive domain, '
@@ -580,6 +587,20 @@ def microbench_part(path):
     return table(['case, per check'] + arches, body) + ['']
 
 
+def sweep_part(path):
+    rows = load_csv(path)
+    if not rows or 'keys' not in rows[0]:
+        return None
+    head = ['arch', 'slots', 'keys', 'stock', 'per-CPU cache', 'cache / stock',
+            'hits', 'fills']
+    body = [[r.get('arch') + ' (' + r.get('unit') + ')', r.get('slots') or '-',
+             r.get('keys'), num(r.get('stock_per_check'), 2),
+             num(r.get('pcpu_per_check'), 2), num(r.get('pcpu_vs_stock'), 3),
+             '%.1f%%' % (100 * float(r.get('hit_rate') or 0)),
+             '%.1f%%' % (100 * float(r.get('fill_rate') or 0))] for r in rows]
+    return table(head, body) + ['']
+
+
 def lines_matching(text, pattern):
     return [ln for ln in (text or '').splitlines() if re.search(pattern, ln)]
 
@@ -727,6 +748,9 @@ def build(results, top, source, now):
         add(x, 'microbench.csv', 'The AVC check itself (`make microbench`)', 'microbench', body)
     else:
         missing.append(COMMANDS['microbench'])
+    body = sweep_part(os.path.join(results, 'microbench-sweep.csv'))
+    if body:
+        add(x, 'microbench-sweep.csv', 'The AVC check by working set (`make microbench`)', 'sweep', body)
     stress = sorted(glob.glob(os.path.join(results, 'stress*.txt')))
     for p in stress:
         name = os.path.basename(p)

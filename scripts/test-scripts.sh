@@ -314,6 +314,27 @@ expect_fail "make litmus without herd7 says how to get it" \
 	"^7\.57 builds from source" \
 	env HERD7="$T/no-herd7" "$TOP/scripts/litmus.sh"
 
+# 15b. make microbench: a slot count or an architecture it cannot run is
+# refused before anything builds.
+expect_fail "MICROBENCH_SLOTS refuses what is no slot count" \
+	"MICROBENCH_SLOTS: 48 is not a slot count of 16, 32, 64, 128 or 256" \
+	env BUILD="$T/mb" MICROBENCH_SLOTS=48 "$TOP/scripts/microbench.sh"
+expect_fail "microbench.sh refuses an architecture it has no run for" \
+	"no microbenchmark on 'arm64' \(um or x86_64\)" \
+	env BUILD="$T/mb" "$TOP/scripts/microbench.sh" arm64
+
+# 15c. kunit_tcg_path: the qemu that kunit.py finds first drops its -accel
+# options (a /dev/kvm that cannot run the guest hangs it) and asks for TCG.
+mkdir -p "$T/fakeq"
+printf '#!/bin/sh\necho "args: $*"\n' > "$T/fakeq/qemu-system-fake"
+chmod +x "$T/fakeq/qemu-system-fake"
+if out=$(BUILD="$T/kq" PATH="$T/fakeq:$PATH" bash -c '. "$1/scripts/lib.sh"; p=$(kunit_tcg_path qemu-system-fake); PATH=$p qemu-system-fake -m 1 -accel kvm -accel hvf -accel tcg -smp 2' _ "$TOP" 2>&1) &&
+   [ "$out" = "args: -accel tcg -m 1 -smp 2" ]; then
+	ok "kunit_tcg_path: kunit.py's -accel options become -accel tcg"
+else
+	echo "$out" > "$T/out"; fail "kunit_tcg_path: kunit.py's -accel options become -accel tcg"
+fi
+
 # 16a. BENCH_ARCH: an unknown architecture is named with the known ones,
 # and a flavor of another architecture is refused before anything builds.
 expect_fail "an unknown BENCH_ARCH lists the architectures" \
