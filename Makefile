@@ -15,7 +15,7 @@ S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kernel-matrix kunit \
 	kunit-um kunit-x86_64 kunit-i386 kunit-arm64 sparse configs checkpatch series check check-7.3 test-scripts \
-	bench bench-os paper results profile cache memory microbench stress window matrix coverage testsuite lmbench litmus debug mutants mutant-kernel bisect check-cross export clean distclean
+	bench bench-os paper results profile cache walk memory microbench stress window matrix coverage testsuite lmbench litmus debug mutants mutant-kernel bisect check-cross export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y and 7.3.y (BASE=)'
@@ -65,6 +65,8 @@ help:
 	@echo '                    L1i/L1d/L2/LLC misses per op and a modelled cost, SELinux'
 	@echo '                    minus lsm=capability, stock and patched; CACHE_COLD=1 adds'
 	@echo '                    the first operation after every level is emptied'
+	@echo '  make walk         the path walk row in the cache model as its tree grows (1k to'
+	@echo '                    50k files, WALK_TREES=...), warm and cold, stock and patched'
 	@echo '  make memory       memory the series costs, measured: slab caches, per-CPU and'
 	@echo '                    policy memory in stock and patched guests (-smp 1 and 4),'
 	@echo '                    after the bench workload and with 100,000 files; per inode,'
@@ -189,6 +191,9 @@ profile: kernel
 
 cache: kernel
 	@$(S)/cache.sh $(OP)
+
+walk: kernel
+	@$(S)/walk.sh
 
 memory: kernel
 	@$(S)/memory.sh

@@ -21,6 +21,9 @@
 #                     (the plugin's evict=1), counting only the window's
 #                     first operation (first=N, N the instructions of one
 #                     operation in the warm run)
+#   BENCH_OP_ARGS     the benchmark's arguments instead of rows.conf's,
+#                     words joined by commas (make walk: pathwalk's tree),
+#   CACHE_TAG         then names the results cache-OP-TAG,
 #   PROFILE_SCALE     BENCH_SCALE of the guests (default 10), and
 #   KERNELS, POLICY, RESULTS, BENCH_TIMEOUT, BENCH_CMDLINE, BENCH_ARCH
 #                     as for profile.sh
@@ -30,6 +33,12 @@
 lock_build
 
 op=${1:-}
+case ${BENCH_OP_ARGS:-} in
+*[!A-Za-z0-9,/._-]*) die "BENCH_OP_ARGS: words joined by commas, without spaces or quotes: '$BENCH_OP_ARGS'" ;;
+esac
+case ${CACHE_TAG:-} in
+*[!A-Za-z0-9_-]*) die "CACHE_TAG: letters, digits, - and _ only: '$CACHE_TAG'" ;;
+esac
 flavor=${2:-$BA_FRAGMENT}
 psrc=$TOP/tools/testing/selinux-avc-profile
 POLICY=${POLICY:-project}
@@ -47,6 +56,7 @@ else
 fi
 QEMU=${QEMU:-$BA_QEMU}
 bench_row "$op" cache "$flavor"
+name=$op${CACHE_TAG:+-$CACHE_TAG}
 case $PROFILE_SCALE in ''|*[!0-9]*|0) die "PROFILE_SCALE must be a positive integer" ;; esac
 case $CACHE_COLD in
 0) variants=warm ;;
@@ -85,9 +95,9 @@ pids=()
 # background, two at a time (the machine has two cores).
 guest() {
 	local v=$1 g=$2 k=$3 mode=$4 args=${5:-} base append
-	base=$logs/cache-$op-$v-$(basename "$g" .conf)-$k-$mode
+	base=$logs/cache-$name-$v-$(basename "$g" .conf)-$k-$mode
 	rm -f "$base.counts"
-	append="console=$BA_CONSOLE quiet BENCH_SCALE=$PROFILE_SCALE BENCH_OP=$guest_op${BENCH_CMDLINE:+ $BENCH_CMDLINE}"
+	append="console=$BA_CONSOLE quiet BENCH_SCALE=$PROFILE_SCALE BENCH_OP=$guest_op${BENCH_OP_ARGS:+ BENCH_OP_ARGS=$BENCH_OP_ARGS}${BENCH_CMDLINE:+ $BENCH_CMDLINE}"
 	[ "$mode" = none ] && append="$append lsm=capability"
 	bench_guest "$BENCH_TIMEOUT" "$OUTDIR/$k-$flavor/$BA_IMAGE" \
 		"$initrd" "$append" "$base.log" \
@@ -95,7 +105,7 @@ guest() {
 	pids+=($!)
 	specs+=("$k:$mode:$base.counts:$base.log:$OUTDIR/$k-$flavor")
 	if [ ${#pids[@]} -ge "$(nproc)" ]; then
-		wait "${pids[0]}" || die "guest failed (logs: ${logs#"$TOP"/}/cache-$op-*)"
+		wait "${pids[0]}" || die "guest failed (logs: ${logs#"$TOP"/}/cache-$name-*)"
 		pids=("${pids[@]:1}")
 	fi
 }
@@ -103,7 +113,7 @@ guest() {
 guests_done() {
 	local p s
 	for p in "${pids[@]}"; do
-		wait "$p" || die "guest failed (logs: ${logs#"$TOP"/}/cache-$op-*)"
+		wait "$p" || die "guest failed (logs: ${logs#"$TOP"/}/cache-$name-*)"
 	done
 	pids=()
 	for s in "${specs[@]}"; do
@@ -113,7 +123,7 @@ guests_done() {
 
 start=$SECONDS
 ngeom=$(wc -w <<<"$CACHE_GEOMETRIES")
-msg "cache $op ($flavor): ${KERNELS// /, } kernels, SELinux and lsm=capability, ${variants// / and }, $ngeom cache geometries, scale $PROFILE_SCALE%"
+msg "cache $name ($flavor)${BENCH_OP_ARGS:+, $op with ${BENCH_OP_ARGS//,/ }}: ${KERNELS// /, } kernels, SELinux and lsm=capability, ${variants// / and }, $ngeom cache geometries, scale $PROFILE_SCALE%"
 for g in $CACHE_GEOMETRIES; do
 	for k in $KERNELS; do
 		for mode in selinux none; do
@@ -129,7 +139,7 @@ if [ "$CACHE_COLD" = 1 ]; then
 	for g in $CACHE_GEOMETRIES; do
 		for k in $KERNELS; do
 			for mode in selinux none; do
-				w=$logs/cache-$op-warm-$(basename "$g" .conf)-$k-$mode
+				w=$logs/cache-$name-warm-$(basename "$g" .conf)-$k-$mode
 				n=$(python3 "$psrc/cache.py" --first-insns "$w.counts" "$w.log") ||
 					die "no instruction count per operation in $w.counts"
 				guest cold "$g" "$k" "$mode" ",evict=1,first=$n"
@@ -139,5 +149,5 @@ if [ "$CACHE_COLD" = 1 ]; then
 	guests_done
 fi
 msg "guests finished in $((SECONDS - start))s"
-PROFILE_WINDOWS=$mask PROFILE_UNIT=$unit python3 "$psrc/cache.py" "$op" "$RESULTS" "${specs[@]}"
-msg "results: ${RESULTS#"$TOP"/}/cache-$op.{txt,csv}"
+PROFILE_WINDOWS=$mask PROFILE_UNIT=$unit python3 "$psrc/cache.py" "$name" "$RESULTS" "${specs[@]}"
+msg "results: ${RESULTS#"$TOP"/}/cache-$name.{txt,csv}"

@@ -792,8 +792,9 @@ kunit_tcg_path() {
 	fi
 	qreal=$(command -v "$qemu") || die "$qemu missing: run 'make deps'"
 	qdir=$BUILD/kunit-qemu
-	mkdir -p "$qdir"
-	cat > "$qdir/$qemu.tmp" <<QEMU
+	# Called in \$(...), where set -e does not hold: each step is checked.
+	mkdir -p "$qdir" || die "cannot make $qdir"
+	cat > "$qdir/$qemu.tmp" <<QEMU || die "cannot write $qdir/$qemu.tmp"
 #!/bin/bash
 # Written by scripts/lib.sh (kunit_tcg_path): $qemu under TCG only.
 a=()
@@ -801,9 +802,9 @@ while [ \$# -gt 0 ]; do
 	if [ "\$1" = -accel ] && [ \$# -gt 1 ]; then shift 2; continue; fi
 	a+=("\$1"); shift
 done
-exec $qreal -accel tcg "\${a[@]}"
+exec "$qreal" -accel tcg "\${a[@]}"
 QEMU
-	chmod +x "$qdir/$qemu.tmp"
-	mv "$qdir/$qemu.tmp" "$qdir/$qemu"
+	chmod +x "$qdir/$qemu.tmp" && mv "$qdir/$qemu.tmp" "$qdir/$qemu" ||
+		die "cannot install $qdir/$qemu"
 	echo "$qdir:$PATH"
 }

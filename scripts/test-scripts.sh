@@ -323,6 +323,18 @@ expect_fail "microbench.sh refuses an architecture it has no run for" \
 	"no microbenchmark on 'arm64' \(um or x86_64\)" \
 	env BUILD="$T/mb" "$TOP/scripts/microbench.sh" arm64
 
+# 15d. make walk and make cache: a tree or arguments they cannot use are
+# refused before anything builds or boots.
+expect_fail "WALK_TREES refuses what is not FANOUTxDEPTH" \
+	"WALK_TREES: 'big' is not FANOUTxDEPTH" \
+	env BUILD="$T/wk" WALK_TREES=big "$TOP/scripts/walk.sh"
+expect_fail "WALK_TREES refuses a tree the guest's tmpfs cannot hold" \
+	"WALK_TREES: '8x6' makes 299592 inodes; the guest's tmpfs holds 65,536" \
+	env BUILD="$T/wk" WALK_TREES="4x5 8x6" "$TOP/scripts/walk.sh"
+expect_fail "cache.sh refuses BENCH_OP_ARGS with a space" \
+	"BENCH_OP_ARGS: words joined by commas, without spaces" \
+	env BUILD="$T/wk" BENCH_OP_ARGS="-f 4" "$TOP/scripts/cache.sh" pathwalk
+
 # 15c. kunit_tcg_path: the qemu that kunit.py finds first drops its -accel
 # options (a /dev/kvm that cannot run the guest hangs it) and asks for TCG.
 mkdir -p "$T/fakeq"

@@ -6,7 +6,9 @@
 # Usage: run.sh [DOMAIN]
 # Every result line is "SELINUX-AVC-BENCH: RESULT <lmbench-style line>".
 # With BENCH_OP=<op> (make profile) only that benchmark runs, and its
-# measured windows are reported as "SELINUX-AVC-BENCH: WINDOW N ops M".
+# measured windows are reported as "SELINUX-AVC-BENCH: WINDOW N ops M";
+# BENCH_OP_ARGS (words joined by commas, from the kernel command line)
+# then replaces that benchmark's arguments (make walk: pathwalk's tree).
 # With BENCH_SCENARIO=churn (set by /init, which runs a churner beside it)
 # it runs only the churn scenario's ops (rows.conf's "churn" line); with
 # BENCH_SCENARIO=neveraudit, only the neveraudit scenario's.
@@ -33,7 +35,7 @@ run() {
 
 # bench OP: rows.conf's "op OP COUNT NEEDS PROGRAM [ARG...]".
 bench() {
-	local l count prog
+	local l count prog name=$1
 
 	l=$(awk -v op="$1" '$1 == "op" && $2 == op' $R)
 	if [ -z "$l" ]; then
@@ -46,6 +48,11 @@ bench() {
 	count=$3
 	prog=$5
 	shift 5
+	if [ -n "${BENCH_OP_ARGS:-}" ] && [ "$name" = "${BENCH_OP:-}" ]; then
+		# Words without wildcards, as rows.conf's.
+		# shellcheck disable=SC2046
+		set -- $(echo "$BENCH_OP_ARGS" | tr , ' ')
+	fi
 	run "/bench/$prog" -N "$(n "$count")" "$@"
 }
 
