@@ -36,6 +36,9 @@ op=${1:-}
 case ${BENCH_OP_ARGS:-} in
 *[!A-Za-z0-9,/._-]*) die "BENCH_OP_ARGS: words joined by commas, without spaces or quotes: '$BENCH_OP_ARGS'" ;;
 esac
+# sinit.c, /init of a guest without a shell (BA_INIT=c), has no BENCH_OP_ARGS.
+[ -z "${BENCH_OP_ARGS:-}" ] || [ "$BA_INIT" != c ] ||
+	die "BENCH_OP_ARGS: the $BENCH_ARCH guest runs sinit.c, which takes rows.conf's arguments only"
 case ${CACHE_TAG:-} in
 *[!A-Za-z0-9_-]*) die "CACHE_TAG: letters, digits, - and _ only: '$CACHE_TAG'" ;;
 esac

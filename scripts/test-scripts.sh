@@ -334,6 +334,9 @@ expect_fail "WALK_TREES refuses a tree the guest's tmpfs cannot hold" \
 expect_fail "cache.sh refuses BENCH_OP_ARGS with a space" \
 	"BENCH_OP_ARGS: words joined by commas, without spaces" \
 	env BUILD="$T/wk" BENCH_OP_ARGS="-f 4" "$TOP/scripts/cache.sh" pathwalk
+expect_fail "cache.sh refuses BENCH_OP_ARGS where the guest has no run.sh (sh4)" \
+	"BENCH_OP_ARGS: the sh4 guest runs sinit.c" \
+	env BUILD="$T/wk" BENCH_ARCH=sh4 BENCH_OP_ARGS="-f,4" "$TOP/scripts/cache.sh" pathwalk
 
 # 15c. kunit_tcg_path: the qemu that kunit.py finds first drops its -accel
 # options (a /dev/kvm that cannot run the guest hangs it) and asks for TCG.
