@@ -56,7 +56,7 @@ CHURN_MODES = ['churn-none', 'churn-selinux']
 NA_MODES = ['none', 'na-selinux']
 # Counters of /sys/fs/selinux/avc/cache_stats and pcpu_cache_stats.
 AVC_FIELDS = ['lookups', 'hits', 'misses', 'allocations', 'reclaims', 'frees']
-PCPU_FIELDS = ['lookups', 'hits', 'misses', 'fills']
+PCPU_FIELDS = ['lookups', 'hits', 'misses', 'fills', 'bypasses']
 
 
 def fail(msg):

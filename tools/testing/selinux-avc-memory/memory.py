@@ -41,7 +41,7 @@ BLOB_CACHES = ['lsm_inode_cache', 'selinux_inode_security']
 SHOWN = re.compile(r'^(lsm_|avc_|selinux|sidtab|ebitmap|hashtab|avtab|cond_'
                    r'|inode_cache$|shmem_inode_cache$|dentry$|filp$)')
 AVC_FIELDS = ['lookups', 'hits', 'misses', 'allocations', 'reclaims', 'frees']
-PCPU_FIELDS = ['lookups', 'hits', 'misses', 'fills']
+PCPU_FIELDS = ['lookups', 'hits', 'misses', 'fills', 'bypasses']
 
 
 class LogError(Exception):
