@@ -41,7 +41,7 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,bench,dev,proc,sys,tmp,policy,usr/include/sys}
 [ -z "$BUSYBOX" ] || install_busybox "$BUSYBOX" "$root"
 for b in lat_syscall lat_pipe lat_fs pathwalk churn serun lat_proc lat_mmap \
-	lat_unix_connect lat_make hello; do
+	lat_unix_connect lat_make hello settle; do
 	cp "$G/bin/$b" "$root/bench/$b"
 done
 cp "$G/bin/hello" "$root/bench/hello_trans"
