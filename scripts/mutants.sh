@@ -5,7 +5,8 @@
 # mutant's "catch" line names; each of them must fail on it.
 #   kunit-um, kunit-x86_64  the mutation is made in the patched tree, the
 #                           KUnit suite runs (kunit.sh), the tree is restored
-#   matrix, stress          a mutant guest kernel (mutant-kernel.sh)
+#   matrix, stress,         a mutant guest kernel (mutant-kernel.sh)
+#   bench-checks
 #   litmus                  make litmus must pass, and its tests that model
 #                           the mutant (NAME in the file name after a '+')
 #                           must show the bad outcome; needs herd7 (HERD7=)
@@ -67,7 +68,7 @@ for name in $names; do
 		kunit-um) by=$(kunit_tool "$name" um) || by= ;;
 		kunit-x86_64) by=$(kunit_tool "$name" x86_64) || by= ;;
 		kunit-i386) by=$(kunit_tool "$name" i386) || by= ;;
-		matrix|stress)
+		matrix|stress|bench-checks)
 			# mutant-kernel.sh keeps the tool's own log as
 			# mutant-NAME-TOOL.log; this is its summary.
 			log=$BUILD/logs/mutants-$name-$tool.log

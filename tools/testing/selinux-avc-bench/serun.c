@@ -15,10 +15,19 @@
  *          copy FILE to standard output (the C init's guest has no cat)
  *        serun stat FILE
  *          print FILE's name if stat() allows it (no stat applet either)
+ *        serun peer-serve PATH N
+ *          listen on a new AF_UNIX stream socket at PATH, accept N
+ *          connections and close each
+ *        serun peer PATH N
+ *          connect N times to PATH (retrying while nothing listens there)
+ *          and print the peer context (SO_PEERSEC) of each connection
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/xattr.h>
 
 #include "bench.h"
@@ -33,7 +42,9 @@ static void __noreturn print_usage(void)
 		"       serun context [PID]\n"
 		"       serun load POLICY\n"
 		"       serun cat FILE\n"
-		"       serun stat FILE\n");
+		"       serun stat FILE\n"
+		"       serun peer-serve PATH N\n"
+		"       serun peer PATH N\n");
 	exit(2);
 }
 
@@ -116,6 +127,75 @@ static int do_stat(int argc, char **argv)
 	return 0;
 }
 
+static void unix_path(struct sockaddr_un *sa, const char *path)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sa->sun_path))
+		die("socket path too long: %s", path);
+	strcpy(sa->sun_path, path);
+}
+
+static int do_peer_serve(int argc, char **argv)
+{
+	struct sockaddr_un sa;
+	unsigned long n;
+	int l, c;
+
+	if (argc != 2)
+		print_usage();
+	n = parse_count(argv[1]);
+	unix_path(&sa, argv[0]);
+	unlink(argv[0]);
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (l < 0 || bind(l, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(l, (int)n))
+		die("listen on %s", argv[0]);
+	while (n--) {
+		c = accept(l, NULL, NULL);
+		if (c < 0)
+			die("accept on %s", argv[0]);
+		close(c);
+	}
+	close(l);
+	unlink(argv[0]);
+	return 0;
+}
+
+static int do_peer(int argc, char **argv)
+{
+	struct sockaddr_un sa;
+	char ctx[256];
+	socklen_t len;
+	unsigned long n, i;
+	int s, tries;
+
+	if (argc != 2)
+		print_usage();
+	n = parse_count(argv[1]);
+	unix_path(&sa, argv[0]);
+	for (i = 0; i < n; i++) {
+		s = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (s < 0)
+			die("socket");
+		for (tries = 0; connect(s, (struct sockaddr *)&sa, sizeof(sa));
+		     tries++) {
+			if ((errno != ENOENT && errno != ECONNREFUSED) ||
+			    tries == 10000)
+				die("connect to %s", argv[0]);
+			usleep(1000);
+		}
+		len = sizeof(ctx) - 1;
+		if (getsockopt(s, SOL_SOCKET, SO_PEERSEC, ctx, &len))
+			die("SO_PEERSEC of %s", argv[0]);
+		ctx[len] = '\0';
+		printf("%s%s", i ? " " : "", ctx);
+		close(s);
+	}
+	printf("\n");
+	return 0;
+}
+
 static int do_exec(int argc, char **argv)
 {
 	if (argc < 2)
@@ -142,6 +222,10 @@ int main(int argc, char **argv)
 		return do_cat(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "stat"))
 		return do_stat(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "peer-serve"))
+		return do_peer_serve(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "peer"))
+		return do_peer(argc - 2, argv + 2);
 	print_usage();
 	return 2;
 }
