@@ -43,7 +43,7 @@ for tool in $tools; do
 		msg "bench guest's policy checks on mutant $name (must fail)"
 		"$TOP/tools/testing/selinux-avc-bench/guest.sh" project
 		log=$BUILD/logs/mutant-$name-bench-checks.log
-		bench_guest "$BENCH_TIMEOUT" "$img" "$GUEST_DIR/initrd-project.gz" \
+		bench_guest "${BENCH_TIMEOUT:-900}" "$img" "$GUEST_DIR/initrd-project.gz" \
 			"console=$BA_CONSOLE quiet BENCH_SCALE=1 BENCH_OP=null" "$log" ||
 			die "bench guest on mutant $name failed (log: ${log#"$TOP"/})"
 		grep -aq 'SELINUX-AVC-BENCH: CHECK ok benchmark domain' "$log" ||
