@@ -252,13 +252,35 @@ static void set_bool(const char *name, const char *val)
 		fail("cannot set boolean %s", name);
 }
 
+/*
+ * The peer label two connections from CLIENT to a server in SERVER get, as
+ * guest/init's peer(): the server in a child of its own, the client's
+ * "serun peer" output captured.
+ */
+static void peer(const char *server, const char *client, char *out,
+		 size_t size)
+{
+	char *serve[] = { "/bench/serun", "peer-serve", "/tmp/peer.sock", "2",
+			  NULL };
+	char *conn[] = { "/bench/serun", "peer", "/tmp/peer.sock", "2", NULL };
+	pid_t pid = fork();
+
+	if (pid < 0)
+		fail("fork: %s", strerror(errno));
+	if (!pid)
+		_exit(run(serve, -1, server, quiet_line) ? 1 : 0);
+	capture(conn, client, out, size);
+	if (waitpid(pid, NULL, 0) != pid)
+		fail("waitpid: %s", strerror(errno));
+}
+
 /* The project policy's behaviour checks, as guest/init makes them. */
 static void policy_checks(void)
 {
 	char *cat[] = { "/bench/serun", "cat", "/secret", NULL };
 	char *stat_argv[] = { "/bench/serun", "stat", "/secret", NULL };
 	char *ctx_argv[] = { "/bench/serun", "context", NULL };
-	char perm[256], got[256];
+	char perm[256], got[600], pc0[260], want[600], what[640];
 
 	capture(cat, domain, got, sizeof(got));
 	check("confined read of secret_t is denied", got, "denied");
@@ -273,6 +295,18 @@ static void policy_checks(void)
 	check("confined stat of secret_t is allowed (and audited)", got, "/secret");
 	capture(ctx_argv, domain, got, sizeof(got));
 	check("benchmark domain", got, domain);
+	/* The AF_UNIX peer label (security_sid_mls_copy()), both ways. */
+	snprintf(pc0, sizeof(pc0), "%s:c0", perm);
+	snprintf(want, sizeof(want), "%s:c0 %s:c0", domain, domain);
+	snprintf(what, sizeof(what), "AF_UNIX peer label, server %s, client %s",
+		 domain, pc0);
+	peer(domain, pc0, got, sizeof(got));
+	check(what, got, want);
+	snprintf(want, sizeof(want), "%s %s", perm, perm);
+	snprintf(what, sizeof(what), "AF_UNIX peer label, server %s, client %s",
+		 pc0, domain);
+	peer(pc0, domain, got, sizeof(got));
+	check(what, got, want);
 }
 
 /* Print the kernel log's lines that contain WHAT behind PREFIX. */
