@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
@@ -274,6 +275,44 @@ static void peer(const char *server, const char *client, char *out,
 		fail("waitpid: %s", strerror(errno));
 }
 
+/*
+ * As guest/init: a server of lo_u (s0 only) and a client at s0:c0 (PC0)
+ * make a label the policy does not allow: permissive mode gives it, then
+ * enforcing mode must refuse the connection.  GOT and WANT: scratch.
+ */
+static void peer_invalid(const char *pc0, char *got, char *want, size_t size)
+{
+	char *serve[] = { "/bench/serun", "peer-serve", "/tmp/peer.sock", "1",
+			  NULL };
+	char *conn[] = { "/bench/serun", "peer", "/tmp/peer.sock", "1", NULL };
+	char lo[270];
+	pid_t pid;
+
+	if (strncmp(domain, "system_u:", 9))
+		fail("benchmark domain %s is not system_u's", domain);
+	snprintf(lo, sizeof(lo), "lo_u:%s", domain + 9);
+	if (write_str("/sys/fs/selinux/enforce", "0"))
+		fail("cannot set permissive mode");
+	snprintf(want, size, "%s:c0 %s:c0", lo, lo);
+	peer(lo, pc0, got, size);
+	check("AF_UNIX peer label invalid, permissive mode", got, want);
+	if (write_str("/sys/fs/selinux/enforce", "1"))
+		fail("cannot set enforcing mode");
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s", strerror(errno));
+	if (!pid) {
+		setpgid(0, 0);
+		_exit(run(serve, -1, lo, quiet_line) ? 1 : 0);
+	}
+	capture(conn, pc0, got, size);
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	unlink("/tmp/peer.sock");
+	check("AF_UNIX peer label invalid, enforcing mode", got, "denied");
+}
+
 /* The project policy's behaviour checks, as guest/init makes them. */
 static void policy_checks(void)
 {
@@ -307,6 +346,7 @@ static void policy_checks(void)
 		 pc0, domain);
 	peer(pc0, domain, got, sizeof(got));
 	check(what, got, want);
+	peer_invalid(pc0, got, want, sizeof(got));
 }
 
 /* Print the kernel log's lines that contain WHAT behind PREFIX. */
