@@ -15,7 +15,7 @@ S := scripts
 
 .PHONY: help deps source tree apply kernel kernel-stock kernel-patched kernel-matrix kunit \
 	kunit-um kunit-x86_64 kunit-i386 kunit-arm64 sparse configs checkpatch series check check-7.3 test-scripts \
-	bench bench-os paper results profile cache walk memory microbench stress window matrix coverage testsuite lmbench litmus debug mutants mutant-kernel bisect check-cross export clean distclean
+	bench bench-os paper results profile cache walk scale memory microbench stress window matrix coverage testsuite lmbench litmus debug mutants mutant-kernel bisect check-cross export clean distclean
 
 help:
 	@echo 'SELinux per-CPU AVC decision cache for Linux 6.12.y and 7.3.y (BASE=)'
@@ -67,6 +67,10 @@ help:
 	@echo '                    the first operation after every level is emptied'
 	@echo '  make walk         the path walk row in the cache model as its tree grows (1k to'
 	@echo '                    50k files, WALK_TREES=...), warm and cold, stock and patched'
+	@echo '  make scale        the working-set sweep on the whole system: null signals to'
+	@echo '                    16 to 8,192 processes, each at a level of its own, in turn;'
+	@echo '                    cost per check, stock and patched, and where the checks were'
+	@echo '                    answered (per-CPU cache, bypass, AVC); results/scale.{txt,csv,png}'
 	@echo '  make memory       memory the series costs, measured: slab caches, per-CPU and'
 	@echo '                    policy memory in stock and patched guests (-smp 1 and 4),'
 	@echo '                    after the bench workload and with 100,000 files; per inode,'
@@ -194,6 +198,9 @@ cache: kernel
 
 walk: kernel
 	@$(S)/walk.sh
+
+scale: kernel
+	@$(S)/scale.sh
 
 memory: kernel
 	@$(S)/memory.sh

@@ -338,6 +338,67 @@ expect_fail "cache.sh refuses BENCH_OP_ARGS where the guest has no run.sh (sh4)"
 	"BENCH_OP_ARGS: the sh4 guest runs sinit.c" \
 	env BUILD="$T/wk" BENCH_ARCH=sh4 BENCH_OP_ARGS="-f,4" "$TOP/scripts/cache.sh" pathwalk
 
+# 15e. make scale: working sets, guests and a policy it cannot use are
+# refused before anything builds or boots; scale.py sums up the guests'
+# lines (two working sets, made-up counts) into costs and shares.
+expect_fail "SCALE_KEYS refuses what is no key count" \
+	"SCALE_KEYS: 'many' is not a positive integer" \
+	env BUILD="$T/sc" SCALE_KEYS="16 many" "$TOP/scripts/scale.sh"
+expect_fail "SCALE_KEYS refuses more keys than lat_kill makes" \
+	"SCALE_KEYS: at most 16384 keys, not 20000" \
+	env BUILD="$T/sc" SCALE_KEYS="16 20000" "$TOP/scripts/scale.sh"
+expect_fail "make scale refuses a guest without busybox (sh4)" \
+	"make scale needs the busybox guest" \
+	env BUILD="$T/sc" BENCH_ARCH=sh4 "$TOP/scripts/scale.sh"
+expect_fail "make scale refuses the Debian policy" \
+	"make scale needs the project policy" \
+	env BUILD="$T/sc" POLICY=debian "$TOP/scripts/scale.sh"
+mkdir -p "$T/scale"
+scale_log() {
+	# scale_log FILE US16 US64 [STATS]: a guest's console, instructions
+	# per signal as microseconds under -icount.
+	{
+		echo "SELINUX-AVC-BENCH: RESULT kill0 16 keys: $2 microseconds"
+		[ -z "${3:-}" ] || echo "SELINUX-AVC-BENCH: RESULT kill0 64 keys: $3 microseconds"
+		[ -z "${4:-}" ] || printf '%s\n' "$4"
+	} > "$T/scale/$1"
+}
+st() { echo "SELINUX-AVC-BENCH: RESULT stats $1 $2 $3 $4"; }
+scale_log stock-none 0.400 0.400
+scale_log patched-none 0.400 0.400
+scale_log stock-selinux 0.500 0.600 "$(st 16 cache_stats before 'lookups hits misses allocations reclaims frees')
+$(st 16 cache_stats before '100 90 10 0 0 0')
+$(st 16 cache_stats after 'lookups hits misses allocations reclaims frees')
+$(st 16 cache_stats after '1100 1090 10 0 0 0')"
+scale_log patched-selinux 0.450 0.700 "$(st 16 pcpu_cache_stats before 'lookups hits misses fills bypasses')
+$(st 16 pcpu_cache_stats before '50 40 10 1 0')
+$(st 16 pcpu_cache_stats after 'lookups hits misses fills bypasses')
+$(st 16 pcpu_cache_stats after '850 790 60 2 0')
+$(st 16 cache_stats before 'lookups hits misses allocations reclaims frees')
+$(st 16 cache_stats before '10 5 5 0 0 0')
+$(st 16 cache_stats after 'lookups hits misses allocations reclaims frees')
+$(st 16 cache_stats after '210 195 15 0 0 0')"
+if python3 "$TOP/tools/testing/selinux-avc-bench/scale.py" "$T/scale" 1000 \
+	stock:none:"$T/scale/stock-none" stock:selinux:"$T/scale/stock-selinux" \
+	patched:none:"$T/scale/patched-none" patched:selinux:"$T/scale/patched-selinux" > "$T/scale/out" 2>&1 &&
+   grep -Eq '^ +16 +\+100 +\+50 +0\.50 +75\.0% +20\.0% +100\.0% +19\.0% +0\.0% +1\.0%$' "$T/scale/scale.txt" &&
+   grep -Eq '^ +64 +\+200 +\+300 +1\.50 +- ' "$T/scale/scale.txt" &&
+   [ "$(sed -n 2p "$T/scale/scale.csv" | cut -d, -f1,4,16)" = "16,100.000,0.500" ]; then
+	ok "scale.py: cost per signal, SELinux minus none, and the shares of the checks"
+else
+	fail "scale.py: cost per signal, SELinux minus none, and the shares of the checks ($(cat "$T/scale/out" "$T/scale/scale.txt" 2>/dev/null | tail -5))"
+fi
+scale_log patched-none 0.400
+if python3 "$TOP/tools/testing/selinux-avc-bench/scale.py" "$T/scale" 1000 \
+	stock:none:"$T/scale/stock-none" stock:selinux:"$T/scale/stock-selinux" \
+	patched:none:"$T/scale/patched-none" patched:selinux:"$T/scale/patched-selinux" > "$T/scale/out" 2>&1; then
+	fail "scale.py refuses a guest without every working set"
+elif grep -q "patched none has no result for \[64\] keys" "$T/scale/out"; then
+	ok "scale.py refuses a guest without every working set"
+else
+	fail "scale.py refuses a guest without every working set ($(cat "$T/scale/out"))"
+fi
+
 # 15c. kunit_tcg_path: the qemu that kunit.py finds first drops its -accel
 # options (a /dev/kvm that cannot run the guest hangs it) and asks for TCG.
 mkdir -p "$T/fakeq"

@@ -41,7 +41,7 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,bench,dev,proc,sys,tmp,policy,usr/include/sys}
 [ -z "$BUSYBOX" ] || install_busybox "$BUSYBOX" "$root"
 for b in lat_syscall lat_pipe lat_fs pathwalk churn serun lat_proc lat_mmap \
-	lat_unix_connect lat_make hello settle; do
+	lat_unix_connect lat_make hello settle lat_kill; do
 	cp "$G/bin/$b" "$root/bench/$b"
 done
 cp "$G/bin/hello" "$root/bench/hello_trans"
@@ -58,7 +58,7 @@ fi
 chmod 755 "$root/init"
 cp "$types_h" "$root/usr/include/sys/types.h"
 echo secret > "$root/secret"
-cp "$P/policy-$kind"/{policy.bin,policy-na.bin,labels,domain,permissive_domain,neveraudit_domain,churn,kind} "$root/policy/"
+cp "$P/policy-$kind"/{policy.bin,policy-na.bin,policy-scale.bin,scale_cats,labels,domain,permissive_domain,neveraudit_domain,churn,kind} "$root/policy/"
 # Owners, modes, times and the console node come from make_initramfs (no
 # root needed); the same inputs give the same image.
 make_initramfs "$root" "$initrd"

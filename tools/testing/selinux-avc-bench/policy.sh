@@ -17,7 +17,10 @@
 # neveraudit scenario's policy (the project policy with its permissive
 # domain also neveraudit) and domain, both empty where the base has no
 # neveraudit types or no checkpolicy for them is at hand (checkpolicy_na
-# in scripts/lib.sh).
+# in scripts/lib.sh); policy-scale.bin, the working-set sweep's policy
+# (make scale: the project policy with SCALE_CATS categories, which
+# system_u may have, and the benchmark domain allowed to change its own
+# level).
 . "$(dirname "$0")/../../../scripts/lib.sh"
 lock_build
 
@@ -36,6 +39,11 @@ guest_paths="/bin/*=/bin/busybox /usr/*=/usr/include/sys/types.h
 # cache_threshold the scenario sets, so the AVC cannot hold a node for
 # each of them.
 CHURN_TYPES=64
+
+# Categories of the working-set sweep's policy (make scale): lat_kill
+# gives each of its processes a level of its own, one category or two, so
+# 256 categories make 32,896 levels.
+SCALE_CATS=256
 
 build_mdp() {
 	local mdir=$GUEST_POLICY_DIR/mdp inc
@@ -133,6 +141,22 @@ build_project() {
 			warn "no checkpolicy for neveraudit types: the neveraudit scenario is left out"
 		fi
 	fi
+	# The working-set sweep's policy: categories c0 to c(SCALE_CATS - 1),
+	# a range up to all of them for system_u, and the benchmark domain
+	# allowed to move to any level of its own type (writing its
+	# /proc/self/attr/current), to kill its children at the end and to
+	# read the AVC's counters.
+	awk -v n="$SCALE_CATS" '
+		$0 == "category c0;" { for (i = 0; i < n; i++) print "category c" i ";"; c++; next }
+		$0 == "level s0:c0;" { print "level s0:c0.c" n - 1 ";"; l++; next }
+		/^user / && !a++ { print "allow bench_t self:process { setcurrent dyntransition sigkill };\nallow bench_t self:file write;\nallow bench_t security_t:file { read open getattr };" }
+		/^user system_u / && sub(/range s0 - s0:c0;/, "range s0 - s0:c0.c" n - 1 ";") { u++ }
+		{ print }
+		END { if (c != 1 || l != 1 || u != 1) exit 1 }' "$conf" > "$out/policy-scale.conf" ||
+		die "cannot make the working-set sweep's policy from ${conf#"$TOP"/} (its MLS or user lines changed?)"
+	checkpolicy -M -U allow -o "$out/policy-scale.bin" "$out/policy-scale.conf" > "$out/policy-scale.log" 2>&1 ||
+		die "checkpolicy failed on ${out#"$TOP"/}/policy-scale.conf: $(tail -3 "$out/policy-scale.log")"
+	echo "$SCALE_CATS" > "$out/scale_cats"
 	grep -v '^#' "$PDIR/file_labels" | awk 'NF == 2 {print $1, "system_u:object_r:" $2 ":s0"}' > "$out/labels"
 	echo "system_u:system_r:bench_t:s0" > "$out/domain"
 	echo "system_u:system_r:bench_perm_t:s0" > "$out/permissive_domain"
@@ -166,6 +190,8 @@ build_debian() {
 	: > "$out/churn"
 	: > "$out/policy-na.bin"
 	: > "$out/neveraudit_domain"
+	: > "$out/policy-scale.bin"
+	: > "$out/scale_cats"
 }
 
 case $kind in
