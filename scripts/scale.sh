@@ -21,7 +21,8 @@
 #   SCALE_WARMUP   signals before them (default 140000)
 #   SCALE_MEM      guest memory in MiB (default 2048: 8,192 processes)
 #   KERNELS, BENCH_TIMEOUT, BENCH_JOBS, BENCH_CMDLINE, RESULTS as for bench.sh
-# Writes RESULTS/scale.txt, .csv, .json and .png; the logs in RESULTS/logs/scale/.
+# x86_64 guests only.  Writes RESULTS/scale.txt, .csv, .json and .png; the
+# logs in RESULTS/logs/scale/.
 . "$(dirname "$0")/lib.sh"
 lock_build
 
@@ -36,8 +37,8 @@ KERNELS=${KERNELS:-stock patched}
 RESULTS=${RESULTS:-$RESULTS_TOP}
 QEMU=${QEMU:-$BA_QEMU}
 
-[ "$BA_INIT" != c ] ||
-	die "make scale needs the busybox guest; BENCH_ARCH=$BENCH_ARCH has none"
+[ "$BENCH_ARCH" = x86_64 ] ||
+	die "make scale runs the x86_64 guests only, not BENCH_ARCH=$BENCH_ARCH (its results would share results/ with them)"
 [ "${POLICY:-project}" = project ] ||
 	die "make scale needs the project policy (its levels), not POLICY=$POLICY"
 for v in SCALE_ITERS SCALE_WARMUP SCALE_MEM BENCH_JOBS; do
