@@ -21,6 +21,9 @@
 #                     (the plugin's evict=1), counting only the window's
 #                     first operation (first=N, N the instructions of one
 #                     operation in the warm run)
+#   CACHE_DLINES      1: the plugin also lists each data line brought from
+#                     memory in a window and the instruction that brought
+#                     it (its dlines=1; "dmem" lines in the .counts files)
 #   BENCH_OP_ARGS     the benchmark's arguments instead of rows.conf's,
 #                     words joined by commas (make walk: pathwalk's tree),
 #   CACHE_TAG         then names the results cache-OP-TAG,
@@ -47,6 +50,8 @@ psrc=$TOP/tools/testing/selinux-avc-profile
 POLICY=${POLICY:-project}
 PROFILE_SCALE=${PROFILE_SCALE:-10}
 CACHE_COLD=${CACHE_COLD:-0}
+CACHE_DLINES=${CACHE_DLINES:-0}
+case $CACHE_DLINES in 0|1) ;; *) die "CACHE_DLINES must be 0 or 1" ;; esac
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-1800}
 KERNELS=${KERNELS:-stock patched}
 if [ -z "${CACHE_GEOMETRIES:-}" ]; then
@@ -86,6 +91,8 @@ fi
 msg "cache_sim_test: $(grep -c '^ok ' "$logs/cache_sim_test.tap") passed"
 
 plugin=$(qemu_plugin cache_model)
+dl=
+[ "$CACHE_DLINES" = 0 ] || dl=,dlines=1
 
 "$TOP/tools/testing/selinux-avc-bench/guest.sh" "$POLICY"
 initrd=$GUEST_DIR/initrd-$POLICY.gz
@@ -104,7 +111,7 @@ guest() {
 	[ "$mode" = none ] && append="$append lsm=capability"
 	bench_guest "$BENCH_TIMEOUT" "$OUTDIR/$k-$flavor/$BA_IMAGE" \
 		"$initrd" "$append" "$base.log" \
-		-plugin "$plugin,out=$base.counts,windows=$mask,cache=$g$args" &
+		-plugin "$plugin,out=$base.counts,windows=$mask,cache=$g$args$dl" &
 	pids+=($!)
 	specs+=("$k:$mode:$base.counts:$base.log:$OUTDIR/$k-$flavor")
 	if [ ${#pids[@]} -ge "$(nproc)" ]; then

@@ -512,6 +512,40 @@ expect_fail "make cache with an unknown row lists the rows" \
 	"usage: make cache OP=<row>; rows: .*fs_create .*stat" \
 	"$TOP/scripts/cache.sh" no-such-row
 plugin_builds cache_model "cache model"
+expect_fail "cache.sh refuses CACHE_DLINES other than 0 or 1" \
+	"CACHE_DLINES must be 0 or 1" \
+	env BUILD="$T/wk" CACHE_DLINES=yes "$TOP/scripts/cache.sh" stat
+# cache.py names a data line's access (CACHE_DLINES=1) by the image's data
+# symbol that holds it, else by where it is: 64-bit and 32-bit layouts.
+if python3 - "$TOP/tools/testing/selinux-avc-profile" >"$T/out" 2>&1 <<'PY'
+import importlib.util, os, sys
+spec = importlib.util.spec_from_file_location(
+    'cache', os.path.join(sys.argv[1], 'cache.py'))
+c = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(c)
+k = 0xffffffff81000000
+d64 = ([k + 0x1000, k + 0x2000], ['avc_pcpu_gen', 'selinux_state'],
+       k, k + 0x3000)
+d32 = ([0x8c001000], ['selinux_state'], 0x8c000000, 0x8c002000)
+want = [
+    (d64, k + 0x1008, 'avc_pcpu_gen'),
+    (d64, k + 0x2fff, 'selinux_state'),
+    (d64, 0xffff888000123440, 'outside the image (slab, per-CPU, pages)'),
+    (d64, 0x7ffd00001000, 'user memory'),
+    (d32, 0x8c001004, 'selinux_state'),
+    (d32, 0x8d000000, 'outside the image (slab, per-CPU, pages)'),
+    (d32, 0x00401000, 'user memory'),
+]
+for dsyms, addr, label in want:
+    got = c.data_label(dsyms, addr)
+    if got != label:
+        sys.exit('%#x: %r, not %r' % (addr, got, label))
+PY
+then
+	ok "cache.py names data lines by symbol, heap and user memory"
+else
+	fail "cache.py names data lines by symbol, heap and user memory"
+fi
 if gcc -O2 -Wall -Wextra -Werror -o "$T/cache_sim_test" \
 	"$TOP/tools/testing/selinux-avc-profile/cache_sim_test.c" 2>"$T/out" &&
    "$T/cache_sim_test" "$TOP"/tools/testing/selinux-avc-profile/caches/*.conf >"$T/out" 2>&1 &&

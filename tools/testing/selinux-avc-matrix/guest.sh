@@ -40,12 +40,20 @@ caps=$GUEST_POLICY_DIR/policy-project/policycaps.conf
 classes=$(awk '/^class [a-z0-9_]+$/ && !seen[$2]++ {print $2}' "$decls")
 
 mkdir -p "$pol"
-cp "$decls" "$pol/decls.conf"
+# One class of the matrix's own first: every kernel class then has a policy
+# value one above its kernel value, so that code which takes one for the
+# other (the label cache's keys, a userspace query of
+# /sys/fs/selinux/create) gets another class and a test can see it.
+{
+	echo "class matrix_first"
+	cat "$decls"
+	printf 'class matrix_first\n{\n\tm_first\n}\n'
+} >"$pol/decls.conf"
 grep -v '^[[:space:]]*#' "$MX/policy/policies.conf" | while read -r name files; do
 	[ -n "$name" ] || continue
 	conf=$pol/$name.conf
 	{
-		cat "$decls" "$BP/mls.conf"
+		cat "$pol/decls.conf" "$BP/mls.conf"
 		grep -v '^#' "$caps"
 		cat "$MX/policy/base.te"
 		for f in $files; do cat "$MX/policy/$f"; done

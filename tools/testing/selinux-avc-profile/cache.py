@@ -27,6 +27,7 @@ import bisect
 import csv
 import importlib.util
 import os
+import subprocess
 import sys
 
 # profile.py's symbol tables, window counts and error exit, imported from
@@ -60,6 +61,43 @@ def cost(lat, v):
     return v['insns'] + stall(lat, v)
 
 
+def data_symbols(vmlinux):
+    """Sorted data symbol addresses and names of vmlinux, its lowest symbol
+    and its end (_end), to name the data lines that the plugin lists."""
+    out = subprocess.run(['nm', '-n', '--defined-only', vmlinux],
+                         capture_output=True, text=True, check=True).stdout
+    addrs, names, low, end = [], [], None, None
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) != 3 or parts[2].startswith('$'):
+            continue
+        a = int(parts[0], 16)
+        if parts[1] in 'tTwW' and (low is None or a < low):
+            low = a
+        if parts[2] == '_end':
+            end = a
+        if parts[1] in 'dDbBrRvV':
+            addrs.append(a)
+            names.append(parts[2])
+    return addrs, names, low, end
+
+
+def data_label(dsyms, addr):
+    """What a data access at ADDR read: the kernel image's data symbol that
+    holds it, or where in memory it is."""
+    addrs, names, low, end = dsyms
+    if low is None or end is None:
+        return '?'
+    if low <= addr < end:
+        i = bisect.bisect_right(addrs, addr) - 1
+        return names[i] if i >= 0 else '?'
+    # The kernel's half of the address space: its top bit set.
+    top = 63 if low >= 1 << 32 else 31
+    if addr >> top:
+        return 'outside the image (slab, per-CPU, pages)'
+    return 'user memory'
+
+
 def zero():
     return dict.fromkeys(COUNTS, 0.0)
 
@@ -72,8 +110,9 @@ def load(spec, mask, symcache):
     vmlinux = os.path.join(builddir, 'vmlinux')
     if vmlinux not in symcache:
         symcache[vmlinux] = (profile.symbols(vmlinux),
-                             profile.security_files(builddir))
-    (addrs, names), files = symcache[vmlinux]
+                             profile.security_files(builddir), [])
+    (addrs, names), files, dsyms = symcache[vmlinux]
+    dlines = {}
     ops = profile.windows_ops(log, mask)
     head = {}
     per_fn = {}
@@ -89,8 +128,19 @@ def load(spec, mask, symcache):
                 user = dict(zip(COUNTS, map(int, parts[1:])))
                 continue
             if key in ('windows', 'geometry', 'cache', 'latency', 'evict',
-                       'io', 'virtual', 'first'):
+                       'io', 'virtual', 'first', 'dlines'):
                 head[key] = parts[1:]
+                continue
+            if key == 'dmem' and len(parts) == 4:
+                # A data line brought from memory, and the instruction.
+                insn, data = int(parts[2], 16), int(parts[3], 16)
+                i = bisect.bisect_right(addrs, insn) - 1
+                if not insn or i < 0 or names[i] not in files:
+                    continue
+                if not dsyms:
+                    dsyms.append(data_symbols(vmlinux))
+                label = data_label(dsyms[0], data)
+                dlines[label] = dlines.get(label, 0) + 1
                 continue
             if key == 'window':
                 continue
@@ -126,6 +176,8 @@ def load(spec, mask, symcache):
         'virtual': int(head.get('virtual', ['0'])[0]),
         'ops': ops,
         'fn': {k: per_op(v) for k, v in per_fn.items()},
+        'dlines': ({k: v / ops for k, v in dlines.items()}
+                   if 'dlines' in head else None),
         'kernel': per_op(kern),
         'user': per_op(user),
         'files': files,
@@ -275,6 +327,24 @@ def report(op, unit, geom, runs, kernels, lines, rows):
                 rows.append([geom, 'elsewhere', name, k] +
                             ['%.3f' % d[c] for c in COUNTS] +
                             ['%.2f' % cost(lat, d)])
+    # dlines=1: the data lines that security/ brought from memory in the
+    # SELinux guests (not minus lsm=capability: what each line holds).
+    dl = [runs[(k, 'selinux')]['dlines'] for k in kernels]
+    if all(d is not None for d in dl) and any(dl):
+        labels = sorted(set().union(*dl),
+                        key=lambda x: (-max(d.get(x, 0) for d in dl), x))
+        h = '%-42s' % 'data lines from memory, security/, SELinux'
+        h += ''.join(' | %7s' % k for k in kernels)
+        lines.append(h)
+        for label in labels:
+            lines.append('  %-40s' % label[:40] +
+                         ''.join(' | %7.2f' % d.get(label, 0) for d in dl))
+            for k, d in zip(kernels, dl):
+                # In the llc column: lines that missed every level.
+                rows.append([geom, 'dline', label, k, '', '', '', '',
+                             '%.3f' % d.get(label, 0), ''])
+        lines.append('  %-40s' % 'all' +
+                     ''.join(' | %7.2f' % sum(d.values()) for d in dl))
     for key, what in (('io', 'MMIO accesses left out of the model'),
                       ('virtual', 'accesses without a physical address '
                        '(modelled at their virtual one)')):

@@ -59,7 +59,8 @@
  * windows=MASK as insn_profile's; evict=1 for the cold variant; first=N
  * (or N:N:..., one per selected window in their order, the last one for
  * the rest): count only the first N instructions of a window (within a
- * line's fetch: the line that reaches N counts whole).
+ * line's fetch: the line that reaches N counts whole); dlines=1: also list
+ * the data lines brought from memory.
  * Output in FILE:
  *   windows N                    windows seen
  *   geometry NAME                the geometry file's name, without .conf
@@ -67,10 +68,17 @@
  *   latency L1 L2 LLC MEM        load-to-use cycles of the geometry
  *   evict 0|1
  *   first N[:N...]               first=, or 0
+ *   dlines 1                     with dlines=1
  *   window W insns N             instructions counted in selected window W
  *   ADDR INSNS L1I L1D L2 LLC    per kernel instruction address with a
  *                                nonzero count (hex address; an address
  *                                may repeat, once per translation)
+ *   dmem W IADDR DADDR           with dlines=1: each data line that an
+ *                                access in window W brought from
+ *                                memory: the virtual address accessed
+ *                                in it, and the kernel instruction that
+ *                                made the access (0: user space), in
+ *                                order, at most 2^20
  *   io N                         accesses in the windows left out as MMIO
  *   virtual N                    accesses in the windows that qemu gave
  *                                no physical address for (virtual used)
@@ -136,6 +144,17 @@ static int counting, evict;
 static char *out;
 static const char *first_arg = "0";
 
+/* dlines=1: the data lines served from memory, in the windows. */
+struct dmiss {
+	uint64_t insn, data;
+	unsigned int window;
+};
+
+#define DMISS_MAX	(1u << 20)
+static struct dmiss *dmisses;
+static unsigned int ndmisses;
+static int dlines;
+
 static void mark_begin(unsigned int vcpu, void *udata)
 {
 	windows++;
@@ -193,11 +212,28 @@ static void fetch_exec(unsigned int vcpu, void *udata)
 			f->rec[i].n[N_INSNS]++;
 }
 
+/*
+ * dlines=1: a data line that R's access at VADDR (the first byte that the
+ * access touches in that line) brought from memory.
+ */
+static void note_dmiss(const struct insn_rec *r, uint64_t vaddr)
+{
+	struct dmiss *d;
+
+	if (!dlines || ndmisses == DMISS_MAX)
+		return;
+	d = &dmisses[ndmisses++];
+	d->insn = r == &user ? 0 : r->vaddr;
+	d->data = vaddr;
+	d->window = windows;
+}
+
 static void mem_exec(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		     uint64_t vaddr, void *udata)
 {
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
 	uint64_t size = 1ull << qemu_plugin_mem_size_shift(info);
+	uint64_t line_mask = (1ull << CACHE_LINE_SHIFT) - 1;
 	uint64_t pa = vaddr, last_pa, line, last;
 	struct insn_rec *r = udata;
 	enum cache_served s;
@@ -223,12 +259,19 @@ static void mem_exec(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	line = pa >> CACHE_LINE_SHIFT;
 	last = last_pa >> CACHE_LINE_SHIFT;
 	s = cache_line_access(&caches, CACHE_L1D, line);
-	if (counting)
+	if (counting) {
 		charge(r, CACHE_L1D, s);
+		if (s == CACHE_FROM_MEM)
+			note_dmiss(r, vaddr);
+	}
 	if (last != line) {
 		s = cache_line_access(&caches, CACHE_L1D, last);
-		if (counting)
+		if (counting) {
 			charge(r, CACHE_L1D, s);
+			/* The access's first byte in that line. */
+			if (s == CACHE_FROM_MEM)
+				note_dmiss(r, (vaddr | line_mask) + 1);
+		}
 	}
 }
 
@@ -356,6 +399,8 @@ static void at_exit(plugin_id_t id, void *udata)
 		geom.lat[CACHE_LAT_MEM]);
 	fprintf(f, "evict %d\n", evict);
 	fprintf(f, "first %s\n", first_arg);
+	if (dlines)
+		fprintf(f, "dlines 1\n");
 	for (i = 0; i < windows && i < 64; i++)
 		if (window_selected(mask, i + 1))
 			fprintf(f, "window %u insns %" PRIu64 "\n", i + 1,
@@ -371,6 +416,9 @@ static void at_exit(plugin_id_t id, void *udata)
 			fprintf(f, "%" PRIx64, x->vaddr);
 			print_counts(f, x->n);
 		}
+	for (i = 0; i < ndmisses; i++)
+		fprintf(f, "dmem %u %" PRIx64 " %" PRIx64 "\n",
+			dmisses[i].window, dmisses[i].insn, dmisses[i].data);
 	fprintf(f, "io %" PRIu64 "\n", io_accesses);
 	fprintf(f, "virtual %" PRIu64 "\n", virt_accesses);
 	fprintf(f, "user");
@@ -443,12 +491,15 @@ PLUGIN_EXPORT int qemu_plugin_install(plugin_id_t id, const void *info,
 			evict = 1;
 		} else if (!strcmp(argv[i], "evict=0")) {
 			evict = 0;
+		} else if (!strcmp(argv[i], "dlines=1")) {
+			dlines = 1;
+			dmisses = alloc_or_die(DMISS_MAX * sizeof(*dmisses));
 		} else if (!strncmp(argv[i], "first=", 6)) {
 			if (parse_first(argv[i] + 6))
 				return -1;
 		} else {
 			snprintf(msg, sizeof(msg),
-				 "cache_model: unknown argument '%s' (out=FILE, cache=GEOMETRY, windows=MASK, evict=0|1, first=N[:N...])\n",
+				 "cache_model: unknown argument '%s' (out=FILE, cache=GEOMETRY, windows=MASK, evict=0|1, first=N[:N...], dlines=1)\n",
 				 argv[i]);
 			qemu_plugin_outs(msg);
 			return -1;
