@@ -74,10 +74,7 @@ for t in "$QEMU" "${BA_CROSS}size"; do
 	command -v "$t" >/dev/null ||
 		die "$t not found: apt-get install $([ -n "$BA_CROSS" ] && echo "$BA_PACKAGES" || echo "$BA_PACKAGES binutils") (or run scripts/deps.sh)"
 done
-for t in gnuplot:gnuplot-nox python3:python3; do
-	command -v "${t%%:*}" >/dev/null ||
-		die "${t%%:*} not found: apt-get install ${t#*:} (or run scripts/deps.sh)"
-done
+need_tools gnuplot:gnuplot-nox python3:python3
 
 # Both kernels must exist before anything is started.
 missing=

@@ -386,16 +386,28 @@ bench_row() {
 		die "usage: make $target OP=<row>; rows: $(echo "${!rows[@]}" | tr ' ' '\n' | sort | tr '\n' ' ')"
 	IFS=: read -r guest_op mask unit <<<"${rows[$op]}"
 	[ "$unit" = run ] || unit=operation
-	command -v "$QEMU" >/dev/null ||
-		die "$QEMU not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
-	for t in gcc:gcc nm:binutils python3:python3; do
+	need_tools "$QEMU:$BA_PACKAGES" gcc:gcc nm:binutils python3:python3
+	need_kernels "$flavor" vmlinux
+}
+
+# need_tools TOOL:PACKAGES...: die naming the apt-get line for the first
+# TOOL that is not on PATH.
+need_tools() {
+	local t
+	for t in "$@"; do
 		command -v "${t%%:*}" >/dev/null ||
 			die "${t%%:*} not found: apt-get install ${t#*:} (or run scripts/deps.sh)"
 	done
+}
+
+# need_kernels FLAVOR FILE: each kernel of KERNELS (stock, patched) has FILE
+# in its O= directory of FLAVOR.
+need_kernels() {
+	local k
 	for k in $KERNELS; do
 		case $k in stock|patched) ;; *) die "KERNELS: unknown kernel '$k'" ;; esac
-		[ -f "$OUTDIR/$k-$flavor/vmlinux" ] ||
-			die "no $k kernel in ${OUTDIR#"$TOP"/}/$k-$flavor: build it first (make kernel)"
+		[ -f "$OUTDIR/$k-$1/$2" ] ||
+			die "no $k kernel: ${OUTDIR#"$TOP"/}/$k-$1/$2 is missing; build it first (make kernel)"
 	done
 }
 

@@ -49,17 +49,8 @@ for k in $SCALE_KEYS; do
 	case $k in ''|*[!0-9]*|0) die "SCALE_KEYS: '$k' is not a positive integer" ;; esac
 	[ "$k" -le 16384 ] || die "SCALE_KEYS: at most 16384 keys, not $k"
 done
-command -v "$QEMU" >/dev/null ||
-	die "$QEMU not found: apt-get install $BA_PACKAGES (or run scripts/deps.sh)"
-for t in gnuplot:gnuplot-nox python3:python3; do
-	command -v "${t%%:*}" >/dev/null ||
-		die "${t%%:*} not found: apt-get install ${t#*:} (or run scripts/deps.sh)"
-done
-for k in $KERNELS; do
-	case $k in stock|patched) ;; *) die "KERNELS: unknown kernel '$k'" ;; esac
-	[ -f "$OUTDIR/$k-$flavor/$BA_IMAGE" ] ||
-		die "no $k kernel: ${OUTDIR#"$TOP"/}/$k-$flavor/$BA_IMAGE is missing; build it first (make kernel)"
-done
+need_tools "$QEMU:$BA_PACKAGES" gnuplot:gnuplot-nox python3:python3
+need_kernels "$flavor" "$BA_IMAGE"
 
 "$TOP/tools/testing/selinux-avc-bench/guest.sh" project
 initrd=$GUEST_DIR/initrd-project.gz
