@@ -38,7 +38,14 @@ if [ -z "$KSRC" ]; then
 	msg "recording $desc as a git repo (one-off)"
 	git -C "$tmp" init -q
 	progress "git add" kgit "$tmp" add -A -f
-	kgit "$tmp" commit -q -m "Linux $ver: $desc"
+	# One commit for one tarball on every machine, so that the cover
+	# letter's base-commit names it: the package as author and committer,
+	# dated by the tarball's Makefile (Debian's SOURCE_DATE_EPOCH).
+	when="@$(stat -c %Y "$tmp/Makefile") +0000"
+	GIT_AUTHOR_NAME="$BASE_PACKAGE" GIT_AUTHOR_EMAIL="$BASE_PACKAGE@packages.debian.org" \
+	GIT_COMMITTER_NAME="$BASE_PACKAGE" GIT_COMMITTER_EMAIL="$BASE_PACKAGE@packages.debian.org" \
+	GIT_AUTHOR_DATE=$when GIT_COMMITTER_DATE=$when \
+		kgit "$tmp" commit -q -m "Linux $ver: $desc"
 else
 	ver=$(check_version "$KSRC")
 	if git -C "$KSRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
